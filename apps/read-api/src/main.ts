@@ -1,0 +1,4 @@
+import { runHttpServer } from '@guest/http-kit';
+import { readApi } from './app.ts';
+
+await runHttpServer([readApi]);

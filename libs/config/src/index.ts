@@ -1,0 +1,73 @@
+import path from 'node:path';
+import { DEV_SECRET, envSchema, type Env } from './schema.ts';
+import { readEnvFile, repoRoot, stackEnvFile } from './env-file.ts';
+
+export { repoRoot, readEnvFile, stackEnvFile };
+export { envSchema };
+export type Config = Env;
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const SECRETS = ['JWT_SECRET_WRITE', 'JWT_SECRET_READ', 'JWT_SECRET_SOCKET', 'CURSOR_SECRET'] as const;
+
+/**
+ * Builds the configuration from the environment, the stack file and explicit overrides
+ * (overrides win, then the environment, then `.data/stack.env`). Throws a ConfigError that
+ * names every wrong setting, so a process can refuse to start with one clear message.
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: Partial<Record<keyof Env, string | number | boolean>> = {},
+): Config {
+  const merged: Record<string, unknown> = { ...readEnvFile(stackEnvFile()) };
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') merged[k] = v;
+  for (const [k, v] of Object.entries(overrides)) if (v !== undefined) merged[k] = String(v);
+
+  const parsed = envSchema.safeParse(merged);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+    );
+  }
+  const cfg = parsed.data;
+  const problems: string[] = [];
+  if (cfg.APP_ENV === 'production') {
+    for (const name of SECRETS) {
+      if (cfg[name] === DEV_SECRET) problems.push(`${name}: must be set in production`);
+    }
+    const audienceSecrets = new Set([cfg.JWT_SECRET_WRITE, cfg.JWT_SECRET_READ, cfg.JWT_SECRET_SOCKET]);
+    if (audienceSecrets.size < 3) {
+      problems.push('JWT_SECRET_WRITE, JWT_SECRET_READ, JWT_SECRET_SOCKET: each audience needs its own secret');
+    }
+  }
+  if (cfg.SEARCH_LIMIT_DEFAULT > cfg.SEARCH_LIMIT_MAX) {
+    problems.push('SEARCH_LIMIT_DEFAULT: must not exceed SEARCH_LIMIT_MAX');
+  }
+  if (cfg.CALENDAR_DAYS_DEFAULT > cfg.CALENDAR_DAYS_MAX) {
+    problems.push('CALENDAR_DAYS_DEFAULT: must not exceed CALENDAR_DAYS_MAX');
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  // Relative directories are taken from the repository root, not from the caller's cwd.
+  cfg.STORAGE_DIR = path.resolve(repoRoot, cfg.STORAGE_DIR);
+  cfg.MAILBOX_DIR = path.resolve(repoRoot, cfg.MAILBOX_DIR);
+  return cfg;
+}
+
+/** For entry points: load or print the problems and exit non-zero. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\nThe service did not start.\n`);
+      process.exit(78);
+    }
+    throw err;
+  }
+}

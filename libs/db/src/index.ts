@@ -1,0 +1,54 @@
+import path from 'node:path';
+import pg from 'pg';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { repoRoot } from '@guest/config';
+import * as schema from './schema/index.ts';
+
+export { schema };
+export type Db = NodePgDatabase<typeof schema>;
+export const migrationsFolder = path.join(repoRoot, 'migrations');
+
+// Postgres `date` and `int8` come back as strings by default: dates stay strings (they are
+// calendar dates in the object's zone, never instants), counts fit in JS numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
+
+export interface Database {
+  pool: pg.Pool;
+  db: Db;
+  close(): Promise<void>;
+}
+
+export function createDatabase(url: string, max = 10): Database {
+  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = drizzle(pool, { schema });
+  return { pool, db, close: () => pool.end() };
+}
+
+export async function runMigrations(url: string): Promise<void> {
+  const database = createDatabase(url, 1);
+  try {
+    await migrate(database.db, { migrationsFolder });
+  } finally {
+    await database.close();
+  }
+}
+
+/** Creates the database named in `url` when it does not exist (development and tests). */
+export async function ensureDatabaseExists(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`create database "${name.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,2 @@
+// One entry for drizzle-kit and the apps: every table of the database, by domain.
+export * from './platform.ts';

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { ERROR_CODES } from './errors/codes.ts';
+import { ErrorEnvelope } from './errors/envelope.ts';
+
+/** OpenAPI error responses of a route: `errorResponses(400, 401, 404)`. */
+export function errorResponses<S extends number>(...statuses: S[]): Record<S, typeof ErrorEnvelope> {
+  return Object.fromEntries(statuses.map((s) => [s, ErrorEnvelope])) as Record<S, typeof ErrorEnvelope>;
+}
+
+/** Codes a route can answer with, for the OpenAPI description. */
+export function describeCodes(...codes: Array<keyof typeof ERROR_CODES>): string {
+  return codes.map((c) => `\`${c}\` (${ERROR_CODES[c]})`).join(', ');
+}
+
+/** `limit` with the bounds the caller gives (spec 1–100 for transactions; DESIGN G8c for search). */
+export function limitParam(def: number, max: number) {
+  return z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(max)
+    .default(def)
+    .meta({ description: `Page size, 1 to ${max}; default ${def}.` });
+}
+
+export const cursorParam = z
+  .string()
+  .min(1)
+  .max(4096)
+  .optional()
+  .meta({ description: 'Opaque cursor from `next_cursor` of the previous page.' });
+
+/** Query booleans: `true`/`false`/`1`/`0` only, so a typo is an error and not silently false. */
+export const queryBool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+export const MessageResponse = z
+  .object({ ok: z.boolean().default(true), message: z.string().nullable() })
+  .meta({ id: 'MessageResponse' });
+
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), next_cursor: z.string().nullable(), has_more: z.boolean() });
+}

@@ -1,0 +1,132 @@
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Runtime } from '@guest/runtime';
+import { AppError } from './errors/app-error.ts';
+import { envelope } from './errors/envelope.ts';
+import { normalizeError } from './errors/normalize.ts';
+import { genRequestId } from './request-id.ts';
+import { negotiateLanguage, type Lang } from './language.ts';
+import { createCursorCodec, type CursorCodec } from './cursor.ts';
+import { RateLimiter } from './rate-limit.ts';
+import { registerIdempotency } from './idempotency.ts';
+import { registerHealth } from './health.ts';
+import { registerOpenApi } from './openapi.ts';
+import { trackRoutes } from './method-not-allowed.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    runtime: Runtime;
+    cursors: CursorCodec;
+    rateLimiter: RateLimiter;
+  }
+  interface FastifyRequest {
+    lang: Lang;
+    /** Id of the signed-in account, set by the auth guard; null when anonymous. */
+    actorId: string | null;
+  }
+  interface FastifyContextConfig {
+    rateLimitExempt?: boolean;
+  }
+}
+
+export interface AppPlugin {
+  name: string;
+  plugin: FastifyPluginAsync<any>;
+  options?: Record<string, unknown>;
+}
+
+export interface ServerOptions {
+  runtime: Runtime;
+  apps: AppPlugin[];
+  version?: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * Builds one Fastify server with every convention of the API: request ids, language,
+ * rate limits, idempotency, the error envelope (including 404/405/413/415/422/500),
+ * OpenAPI at /v1/openapi.json, docs at /docs and /health. Each app is a plugin on it, so an
+ * app runs alone or together with the others behind one base URL.
+ */
+export async function createServer(opts: ServerOptions): Promise<FastifyInstance> {
+  const { runtime } = opts;
+  const { config } = runtime;
+  const app = Fastify({
+    logger: opts.logger ?? {
+      level: config.LOG_LEVEL,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'],
+    },
+    genReqId: genRequestId,
+    requestIdHeader: false,
+    requestIdLogLabel: 'request_id',
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.decorate('runtime', runtime);
+  app.decorate('cursors', createCursorCodec(config.CURSOR_SECRET));
+  app.decorate('rateLimiter', new RateLimiter(runtime.redis));
+  app.decorateRequest('lang', 'en');
+  app.decorateRequest('actorId', null);
+
+  const allowedMethods = trackRoutes(app);
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    req.lang = negotiateLanguage((req.query as Record<string, unknown> | undefined)?.lang, req.headers['accept-language']);
+    if (req.routeOptions.config?.rateLimitExempt) return;
+    await limit(app, req.log, 'address', req.ip, config.RATE_LIMIT_ADDRESS_PER_MIN);
+  });
+  // After route guards have found the actor (they run in onRequest/preValidation).
+  app.addHook('preHandler', async (req) => {
+    if (!req.actorId || req.routeOptions.config?.rateLimitExempt) return;
+    await limit(app, req.log, 'actor', req.actorId, config.RATE_LIMIT_ACTOR_PER_MIN);
+  });
+
+  registerIdempotency(app, runtime.database.db, config.IDEMPOTENCY_TTL_H);
+
+  app.setErrorHandler((err, req, reply) => {
+    const appError = normalizeError(err);
+    if (appError.status >= 500) req.log.error({ err }, 'request failed');
+    else req.log.info({ code: appError.code, details: appError.details }, 'request rejected');
+    return reply.code(appError.status).headers(appError.headers).send(envelope(appError, req.id));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const allowed = allowedMethods(req.method, req.url);
+    const appError = allowed.length
+      ? new AppError('method_not_allowed', `Method ${req.method} is not allowed here.`, { allowed }, { allow: allowed.join(', ') })
+      : new AppError('not_found', 'No such endpoint.', { path: req.url.split('?')[0] });
+    return reply.code(appError.status).headers(appError.headers).send(envelope(appError, req.id));
+  });
+
+  await registerOpenApi(app);
+  registerHealth(app, runtime, opts.version ?? '0.0.0');
+  for (const a of opts.apps) await app.register(a.plugin, { ...a.options });
+  return app;
+}
+
+async function limit(
+  app: FastifyInstance,
+  log: FastifyInstance['log'],
+  bucket: string,
+  id: string,
+  perMinute: number,
+): Promise<void> {
+  let result;
+  try {
+    result = await app.rateLimiter.hit(bucket, id, perMinute, 60);
+  } catch (err) {
+    log.warn({ err }, 'rate limiter unavailable; request let through');
+    return;
+  }
+  if (!result.allowed) {
+    throw new AppError('rate_limited', undefined, { retry_after: result.retryAfterS, scope: bucket }, {
+      'retry-after': String(result.retryAfterS),
+    });
+  }
+}
