@@ -89,6 +89,17 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
 
   registerIdempotency(app, runtime.database.db, config.IDEMPOTENCY_TTL_H);
 
+  // While closing, answers to in-flight requests end their keep-alive connection, so close()
+  // does not wait out the keep-alive timeout of clients that would otherwise stay connected.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+
   app.setErrorHandler((err, req, reply) => {
     const appError = normalizeError(err);
     if (appError.status >= 500) req.log.error({ err }, 'request failed');

@@ -1,0 +1,111 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '@guest/config';
+import { createRuntime, type Clock, type Runtime } from '@guest/runtime';
+import { createServer, type AppPlugin } from '@guest/http-kit';
+
+export interface TestApp {
+  url: string;
+  app: FastifyInstance;
+  runtime: Runtime;
+  config: Config;
+  /** Raw SQL on this test's own database. */
+  sql: pg.Pool;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  apps: AppPlugin[];
+  config?: Partial<Record<keyof Config, string | number | boolean>>;
+  clock?: Clock;
+}
+
+async function cloneTemplate(baseUrl: string, name: string): Promise<string> {
+  const admin = new URL(baseUrl);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await client.query(`create database "${name}" template "${inject('templateDatabase')}"`);
+        break;
+      } catch (err: any) {
+        // Two clones of one template at the same moment can collide; the second simply waits.
+        if (attempt >= 20 || !/being accessed by other users/.test(String(err?.message))) throw err;
+        await new Promise((r) => setTimeout(r, 150));
+      }
+    }
+  } finally {
+    await client.end();
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function dropDatabase(baseUrl: string, name: string): Promise<void> {
+  const admin = new URL(baseUrl);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Starts the real server on a random port against real Postgres, Redis and OpenSearch, isolated
+ * from every other test file: its own database (cloned from the migrated template), its own Redis
+ * key prefix, its own index prefix, its own file and mail directories.
+ */
+export async function startTestApp(opts: TestAppOptions): Promise<TestApp> {
+  const id = `${process.pid}_${randomBytes(4).toString('hex')}`;
+  const base = loadConfig({ ...process.env, APP_ENV: 'test' });
+  const dbName = `guest_test_${id}`;
+  const databaseUrl = await cloneTemplate(base.DATABASE_URL, dbName);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'guest-test-'));
+  const config = loadConfig(
+    { ...process.env, APP_ENV: 'test' },
+    {
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: databaseUrl,
+      REDIS_KEY_PREFIX: `test:${id}:`,
+      INDEX_PREFIX: `t${id.replace(/_/g, '-')}`.toLowerCase(),
+      STORAGE_DIR: path.join(dir, 'files'),
+      MAILBOX_DIR: path.join(dir, 'mailbox'),
+      PORT: 0,
+      ...opts.config,
+    },
+  );
+  const runtime = createRuntime(config, opts.clock ? { clock: opts.clock } : {});
+  const app = await createServer({ runtime, apps: opts.apps, version: 'test', logger: false });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const sql = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    runtime,
+    config,
+    sql,
+    async close() {
+      await app.close();
+      const keys = await runtime.redis.keys('*');
+      // ioredis applies keyPrefix to commands but KEYS returns full names: strip it before DEL.
+      if (keys.length) await runtime.redis.del(...keys.map((k) => k.slice(config.REDIS_KEY_PREFIX.length)));
+      await runtime.close();
+      await sql.end();
+      await dropDatabase(base.DATABASE_URL, dbName);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
