@@ -1,2 +1,3 @@
 // One entry for drizzle-kit and the apps: every table of the database, by domain.
 export * from './platform.ts';
+export * from './catalog.ts';
