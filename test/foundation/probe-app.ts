@@ -17,9 +17,13 @@ async function probe(app: FastifyInstance) {
     throw new Error('secret internal detail at /srv/app.ts:42');
   });
 
-  r.get('/v1/_probe/query', { schema: { querystring: z.object({ n: z.coerce.number().int().min(1) }) } }, async (req) => ({
-    n: req.query.n,
-  }));
+  r.get(
+    '/v1/_probe/query',
+    { schema: { querystring: z.object({ n: z.coerce.number().int().min(1) }) } },
+    async (req) => ({
+      n: req.query.n,
+    }),
+  );
 
   r.get('/v1/_probe/lang', async (req) => ({ lang: req.lang }));
 
@@ -49,7 +53,11 @@ async function probe(app: FastifyInstance) {
       const page = items.filter((i) => i.id > after).slice(0, req.query.limit);
       const last = page.at(-1);
       const hasMore = !!last && last.id < items.length;
-      return { items: page, has_more: hasMore, next_cursor: hasMore ? app.cursors.encode('probe-items', { after: last!.id }) : null };
+      return {
+        items: page,
+        has_more: hasMore,
+        next_cursor: hasMore ? app.cursors.encode('probe-items', { after: last!.id }) : null,
+      };
     },
   );
 }

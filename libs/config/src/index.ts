@@ -30,9 +30,7 @@ export function loadConfig(
 
   const parsed = envSchema.safeParse(merged);
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
-    );
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
   }
   const cfg = parsed.data;
   const problems: string[] = [];

@@ -71,7 +71,9 @@ export function registerHealth(app: FastifyInstance, runtime: Runtime, version: 
     async (_req, reply) => {
       const names = Object.keys(checks) as Array<keyof typeof checks>;
       const results = await Promise.all(names.map((n) => run(checks[n])));
-      const byName = Object.fromEntries(names.map((n, i) => [n, results[i]!])) as z.infer<typeof HealthResponse>['checks'];
+      const byName = Object.fromEntries(names.map((n, i) => [n, results[i]!])) as z.infer<
+        typeof HealthResponse
+      >['checks'];
       const down = results.filter((r) => r.status === 'down').length;
       const status = down === 0 ? 'ok' : down === results.length ? 'down' : 'degraded';
       reply.header('cache-control', 'no-store');

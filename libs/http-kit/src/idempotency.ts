@@ -139,7 +139,13 @@ export function registerIdempotency(app: FastifyInstance, db: Db, ttlHours: numb
     if (st?.role !== 'owner') return;
     await db
       .delete(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.scope, st.scope), eq(idempotencyKeys.key, st.key), eq(idempotencyKeys.state, 'in_flight')));
+      .where(
+        and(
+          eq(idempotencyKeys.scope, st.scope),
+          eq(idempotencyKeys.key, st.key),
+          eq(idempotencyKeys.state, 'in_flight'),
+        ),
+      );
   });
 }
 

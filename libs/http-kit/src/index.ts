@@ -2,7 +2,14 @@ export { ERROR_CODES, DEFAULT_MESSAGES, type ErrorCode } from './errors/codes.ts
 export { AppError, errors, type ErrorDetails } from './errors/app-error.ts';
 export { ErrorEnvelope, envelope, type ErrorEnvelopeBody } from './errors/envelope.ts';
 export { normalizeError } from './errors/normalize.ts';
-export { LANGUAGES, DEFAULT_LANG, negotiateLanguage, parseAcceptLanguage, matchLanguage, type Lang } from './language.ts';
+export {
+  LANGUAGES,
+  DEFAULT_LANG,
+  negotiateLanguage,
+  parseAcceptLanguage,
+  matchLanguage,
+  type Lang,
+} from './language.ts';
 export { createCursorCodec, type CursorCodec } from './cursor.ts';
 export { RateLimiter, type RateLimitResult } from './rate-limit.ts';
 export { purgeExpiredIdempotencyKeys } from './idempotency.ts';
@@ -10,5 +17,13 @@ export { HealthResponse } from './health.ts';
 export { INTERFACE_VERSION } from './openapi.ts';
 export { createServer, type AppPlugin, type ServerOptions } from './server.ts';
 export { installGracefulShutdown } from './shutdown.ts';
-export { errorResponses, describeCodes, limitParam, cursorParam, queryBool, MessageResponse, pageOf } from './schemas.ts';
+export {
+  errorResponses,
+  describeCodes,
+  limitParam,
+  cursorParam,
+  queryBool,
+  MessageResponse,
+  pageOf,
+} from './schemas.ts';
 export { runHttpServer, packageVersion } from './start.ts';

@@ -3,7 +3,8 @@ import { matchLanguage, parseAcceptLanguage } from './language.ts';
 
 describe('language tags', () => {
   it('maps Chinese variants of the simplified script to zh-Hans and refuses traditional', () => {
-    for (const t of ['zh', 'zh-CN', 'zh-Hans', 'zh-Hans-CN', 'zh-SG', 'ZH-hans']) expect(matchLanguage(t)).toBe('zh-Hans');
+    for (const t of ['zh', 'zh-CN', 'zh-Hans', 'zh-Hans-CN', 'zh-SG', 'ZH-hans'])
+      expect(matchLanguage(t)).toBe('zh-Hans');
     for (const t of ['zh-TW', 'zh-Hant', 'zh-Hant-HK', 'zh-HK']) expect(matchLanguage(t)).toBeNull();
   });
   it('orders by q-value and ignores q=0', () => {

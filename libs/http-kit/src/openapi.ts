@@ -26,5 +26,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
-  app.get('/v1/openapi.json', { schema: { hide: true } as never, config: { rateLimitExempt: true } }, async () => app.swagger());
+  app.get('/v1/openapi.json', { schema: { hide: true } as never, config: { rateLimitExempt: true } }, async () =>
+    app.swagger(),
+  );
 }

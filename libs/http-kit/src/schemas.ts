@@ -31,9 +31,7 @@ export const cursorParam = z
   .meta({ description: 'Opaque cursor from `next_cursor` of the previous page.' });
 
 /** Query booleans: `true`/`false`/`1`/`0` only, so a typo is an error and not silently false. */
-export const queryBool = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+export const queryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 export const MessageResponse = z
   .object({ ok: z.boolean().default(true), message: z.string().nullable() })

@@ -77,7 +77,10 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
-    req.lang = negotiateLanguage((req.query as Record<string, unknown> | undefined)?.lang, req.headers['accept-language']);
+    req.lang = negotiateLanguage(
+      (req.query as Record<string, unknown> | undefined)?.lang,
+      req.headers['accept-language'],
+    );
     if (req.routeOptions.config?.rateLimitExempt) return;
     await limit(app, req.log, 'address', req.ip, config.RATE_LIMIT_ADDRESS_PER_MIN);
   });
@@ -110,7 +113,12 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
   app.setNotFoundHandler((req, reply) => {
     const allowed = allowedMethods(req.method, req.url);
     const appError = allowed.length
-      ? new AppError('method_not_allowed', `Method ${req.method} is not allowed here.`, { allowed }, { allow: allowed.join(', ') })
+      ? new AppError(
+          'method_not_allowed',
+          `Method ${req.method} is not allowed here.`,
+          { allowed },
+          { allow: allowed.join(', ') },
+        )
       : new AppError('not_found', 'No such endpoint.', { path: req.url.split('?')[0] });
     return reply.code(appError.status).headers(appError.headers).send(envelope(appError, req.id));
   });
@@ -136,8 +144,13 @@ async function limit(
     return;
   }
   if (!result.allowed) {
-    throw new AppError('rate_limited', undefined, { retry_after: result.retryAfterS, scope: bucket }, {
-      'retry-after': String(result.retryAfterS),
-    });
+    throw new AppError(
+      'rate_limited',
+      undefined,
+      { retry_after: result.retryAfterS, scope: bucket },
+      {
+        'retry-after': String(result.retryAfterS),
+      },
+    );
   }
 }

@@ -26,5 +26,10 @@ export const errors = {
   conflict: (reason: string, message?: string, extra: ErrorDetails = {}) =>
     new AppError('conflict', message, { reason, ...extra }),
   rateLimited: (retryAfterS: number, scope: string) =>
-    new AppError('rate_limited', undefined, { retry_after: retryAfterS, scope }, { 'retry-after': String(retryAfterS) }),
+    new AppError(
+      'rate_limited',
+      undefined,
+      { retry_after: retryAfterS, scope },
+      { 'retry-after': String(retryAfterS) },
+    ),
 };

@@ -42,7 +42,10 @@ export function normalizeError(err: unknown): AppError {
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError('validation_error', 'The request body is not valid JSON.', { field: 'body', reason: 'malformed_json' });
+      return new AppError('validation_error', 'The request body is not valid JSON.', {
+        field: 'body',
+        reason: 'malformed_json',
+      });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('payload_too_large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -52,7 +55,10 @@ export function normalizeError(err: unknown): AppError {
       return new AppError('not_found');
   }
   if (err instanceof SyntaxError && e.statusCode === 400) {
-    return new AppError('validation_error', 'The request body is not valid JSON.', { field: 'body', reason: 'malformed_json' });
+    return new AppError('validation_error', 'The request body is not valid JSON.', {
+      field: 'body',
+      reason: 'malformed_json',
+    });
   }
   if (e.statusCode === 413) return new AppError('payload_too_large');
   if (e.statusCode === 415) return new AppError('unsupported_media_type');
