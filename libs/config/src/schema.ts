@@ -6,13 +6,16 @@ const bool = z
 const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number().int().min(min).max(max).default(def);
 const url = (protocols: string[]) =>
-  z.string().refine((v) => {
-    try {
-      return protocols.includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, `must be a URL with scheme ${protocols.join(' or ')}`);
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL with scheme ${protocols.join(' or ')}`,
+  );
 
 /** Development-only secrets: production must set its own (checked in `loadConfig`). */
 const DEV_SECRET = 'development-only-secret-change-me-0123456789';
@@ -71,6 +74,80 @@ export const envSchema = z.object({
   MAP_UPSTREAM_URL: z.string().default('https://tiles.invalid'),
   MAP_UPSTREAM_TIMEOUT_MS: int(5000, 100, 60_000),
   SHUTDOWN_GRACE_MS: int(10_000, 0, 120_000),
+  /** Port of the realtime gateway; the all-in-one server passes `/v1/ws` upgrades to it. */
+  REALTIME_PORT: int(8081, 0, 65535),
+
+  // Accounts, sign-in and sessions (spec sections 4.1 and 5; DESIGN G5a-G5d, G8a).
+  // argon2id: never below OWASP's minimum (19 MiB, 2 iterations, 1 lane).
+  ARGON2_MEMORY_KIB: int(19_456, 19_456, 1_048_576),
+  ARGON2_ITERATIONS: int(2, 2, 20),
+  ARGON2_PARALLELISM: int(1, 1, 16),
+  SESSION_IDLE_TTL_D: int(30, 1, 365),
+  SESSION_ABSOLUTE_TTL_D: int(180, 1, 3650),
+  WS_TICKET_TTL_S: int(60, 5, 600),
+  EMAIL_CONFIRM_TTL_H: int(48, 1, 720),
+  PASSWORD_RESET_TTL_MIN: int(60, 5, 1440),
+  ACCOUNT_DELETE_TTL_MIN: int(60, 5, 1440),
+  /** Test stand (spec 5.9): comma-separated emails and domains allowed to sign in; empty = everyone. */
+  SIGNIN_ALLOWLIST: z.string().default(''),
+  /** Where the links in account emails point (the web client's pages). */
+  APP_LINK_BASE_URL: url(['http:', 'https:']).default('http://127.0.0.1:8080'),
+  RATE_LIMIT_RESEND_CONFIRMATION_PER_HOUR: int(3, 1),
+  RATE_LIMIT_PASSWORD_CHANGE_PER_HOUR: int(10, 1),
+  RATE_LIMIT_CAPTCHA_PER_MIN: int(30, 1),
+  CAPTCHA_TTL_S: int(120, 10, 3600),
+  CAPTCHA_TOLERANCE_PX: int(4, 0, 20),
+  /** Failed logins within CAPTCHA_FAILURE_WINDOW_S after which a captcha is demanded. */
+  CAPTCHA_AFTER_FAILED_LOGINS_PER_EMAIL: int(3, 1),
+  CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS: int(5, 1),
+  CAPTCHA_FAILURE_WINDOW_S: int(900, 60),
+  /** Registrations from one address within the hour after which a captcha is demanded. */
+  CAPTCHA_AFTER_REGISTRATIONS_PER_ADDRESS: int(3, 1),
+  /** Password-reset and deletion requests within the hour after which a captcha is demanded. */
+  CAPTCHA_AFTER_RESET_REQUESTS_PER_ADDRESS: int(5, 1),
+  CAPTCHA_AFTER_DELETE_REQUESTS_PER_ACCOUNT: int(3, 1),
+  /** Run the mail delivery worker inside this process (pg-boss queue `mail.deliver`). */
+  MAIL_WORKER: bool.default(true),
+  JOBS_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .default('pgboss'),
+
+  // Read API reference data (spec 4.4-4.6): map, nodes, /v1/config, localization.
+  /** Base URL (scheme + host) of the main server's API, served as `origin.api_url`; default: PUBLIC_BASE_URL, else the request's own origin. */
+  ORIGIN_API_URL: url(['http:', 'https:']).optional(),
+  /** Base URL of the main server's file delivery, served as `origin.files_url`; default: the origin's API URL. */
+  ORIGIN_FILES_URL: url(['http:', 'https:']).optional(),
+  MAP_START_LAT: z.coerce.number().min(-85).max(85).default(7.8804),
+  MAP_START_LON: z.coerce.number().min(-180).max(180).default(98.3923),
+  MAP_START_ZOOM: z.coerce.number().min(0).max(22).default(10),
+  MAP_MIN_ZOOM: int(2, 0, 22),
+  /** Also the largest tile zoom the map proxy passes to the upstream. */
+  MAP_MAX_ZOOM: int(18, 0, 22),
+  MAP_TILE_FORMAT: z.enum(['pbf', 'png', 'webp']).default('pbf'),
+  MAP_RELIEF_FORMAT: z.enum(['png', 'webp']).default('png'),
+  /** Map resources have their own per-address budget: a map view loads dozens of tiles at once. */
+  MAP_RATE_LIMIT_PER_MIN: int(3000, 1),
+  /** Fallback list for `/v1/config` `currencies` when the catalog has no currencies yet. */
+  CURRENCIES: z
+    .string()
+    .regex(/^[A-Z]{3}(,[A-Z]{3})*$/, 'comma-separated ISO 4217 codes, e.g. THB,USD')
+    .default('THB,USD,EUR,RUB,CNY')
+    .transform((v) => v.split(',')),
+  BASE_CURRENCY: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'an ISO 4217 code, e.g. THB')
+    .default('THB'),
+  ONLINE_PAYMENTS_ENABLED: bool.default(false),
+  SERVICE_FEE_PERCENT: z.coerce.number().min(0).max(100).default(0),
+  REVIEW_WINDOW_DAYS: int(14, 1, 365),
+  ASSISTANT_ENABLED: bool.default(false),
+  UPCOMING_DAYS_DEFAULT: int(30, 1, 180),
+  /** Dictionaries of interface strings, one `<lang>.json` each; relative to the repository root. */
+  I18N_DIR: z.string().default('i18n'),
+  I18N_CACHE_MAX_AGE_S: int(300, 0, 86_400),
+  /** Cache-Control max-age of /v1/config, /v1/nodes and /v1/i18n/languages. */
+  REFERENCE_CACHE_MAX_AGE_S: int(60, 0, 86_400),
 });
 
 export type Env = z.infer<typeof envSchema>;
