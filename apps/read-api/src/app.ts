@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppPlugin } from '@guest/http-kit';
+import i18nRoutes from './routes/v1/i18n.ts';
+import languagesRoutes from './routes/v1/i18n/languages.ts';
 
 /**
  * The read API: search, map, suggest, events and reference data, answered from the index.
  * Route modules live under `routes/` in folders that mirror their URL paths.
  */
-async function readApiPlugin(_app: FastifyInstance): Promise<void> {}
+async function readApiPlugin(app: FastifyInstance): Promise<void> {
+  await app.register(i18nRoutes);
+  await app.register(languagesRoutes);
+}
 
 export const readApi: AppPlugin = { name: 'read-api', plugin: readApiPlugin };
