@@ -148,6 +148,21 @@ export const envSchema = z.object({
   I18N_CACHE_MAX_AGE_S: int(300, 0, 86_400),
   /** Cache-Control max-age of /v1/config, /v1/nodes and /v1/i18n/languages. */
   REFERENCE_CACHE_MAX_AGE_S: int(60, 0, 86_400),
+
+  // Profile, preferences and private files (spec 4.2, 4.3; DESIGN G8b).
+  /** Longest side of a stored avatar, in pixels; larger photos are scaled down. */
+  AVATAR_MAX_SIDE_PX: int(1024, 64, 4096),
+  AVATAR_JPEG_QUALITY: int(85, 30, 100),
+  /** Spec 3 and 8: a file ticket lives 60 seconds and is single use. */
+  MEDIA_TICKET_TTL_S: int(60, 5, 600),
+  /** Pages of `/v1/me/favorites`. */
+  FAVORITES_LIMIT_DEFAULT: int(20, 1, 100),
+  FAVORITES_LIMIT_MAX: int(100, 1, 100),
+  /** Spec 8: `limit` of `/v1/me/transactions` is 1 to 100. */
+  TRANSACTIONS_LIMIT_DEFAULT: int(20, 1, 100),
+  TRANSACTIONS_LIMIT_MAX: int(100, 1, 100),
+  /** Largest JSON of one saved search-filter section, in bytes. */
+  SEARCH_FILTER_SECTION_MAX_BYTES: int(8192, 256, 65_536),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -3,3 +3,4 @@ export * from './platform.ts';
 export * from './catalog.ts';
 export * from './accounts.ts';
 export * from './favorites.ts';
+export * from './profile.ts';
