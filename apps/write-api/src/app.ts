@@ -1,10 +1,66 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppPlugin } from '@guest/http-kit';
+import { createJobs } from '@guest/jobs';
+import { mailQueueSpec, startMailWorker, transportFromConfig } from '@guest/mail';
+import { createAccountsContext, type RouteOptions } from './accounts/context.ts';
+import emailAvailability from './routes/v1/auth/email-availability.ts';
+import captcha from './routes/v1/auth/captcha.ts';
+import register from './routes/v1/auth/register.ts';
+import confirmEmail from './routes/v1/auth/confirm-email.ts';
+import resendConfirmation from './routes/v1/auth/resend-confirmation.ts';
+import login from './routes/v1/auth/login.ts';
+import refresh from './routes/v1/auth/refresh.ts';
+import wsTicket from './routes/v1/auth/ws-ticket.ts';
+import logout from './routes/v1/auth/logout.ts';
+import logoutAll from './routes/v1/auth/logout-all.ts';
+import authSessions from './routes/v1/auth/sessions.ts';
+import passwordResetRequest from './routes/v1/auth/password-reset/request.ts';
+import passwordResetConfirm from './routes/v1/auth/password-reset/confirm.ts';
+import passwordChange from './routes/v1/auth/password/change.ts';
+import deleteRequest from './routes/v1/auth/delete-request.ts';
+import deleteConfirm from './routes/v1/auth/delete-confirm.ts';
+import meSessions from './routes/v1/me/sessions.ts';
 
 /**
  * The write API: accounts, sessions, profile and files, owned in Postgres.
  * Route modules live under `routes/` in folders that mirror their URL paths.
  */
-async function writeApiPlugin(_app: FastifyInstance): Promise<void> {}
+async function writeApiPlugin(app: FastifyInstance): Promise<void> {
+  const { config, database } = app.runtime;
+
+  // Mail leaves through the outbox and a pg-boss queue; the queue must exist before any
+  // request can send to it.
+  const jobs = createJobs({ connectionString: config.DATABASE_URL, schema: config.JOBS_SCHEMA });
+  await jobs.start([mailQueueSpec]);
+  const transport = transportFromConfig(config);
+  if (config.MAIL_WORKER) await startMailWorker(jobs, database.db, transport);
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+    await transport.close();
+  });
+
+  const opts: RouteOptions = { ctx: createAccountsContext(app, jobs) };
+  for (const route of [
+    emailAvailability,
+    captcha,
+    register,
+    confirmEmail,
+    resendConfirmation,
+    login,
+    refresh,
+    wsTicket,
+    logout,
+    logoutAll,
+    authSessions,
+    passwordResetRequest,
+    passwordResetConfirm,
+    passwordChange,
+    deleteRequest,
+    deleteConfirm,
+    meSessions,
+  ]) {
+    await app.register(route, opts);
+  }
+}
 
 export const writeApi: AppPlugin = { name: 'write-api', plugin: writeApiPlugin };

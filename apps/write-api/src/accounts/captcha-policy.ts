@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '@guest/http-kit';
+import { verifyCaptcha } from '@guest/auth';
+
+/**
+ * When a captcha is demanded (DESIGN G5d, spec 5.8): counters of suspicious activity in Redis,
+ * shared by every process. Each counter lives for its window from its first hit.
+ */
+export type Signal =
+  'login-fail-email' | 'login-fail-address' | 'register-address' | 'reset-address' | 'delete-account';
+
+const key = (signal: Signal, id: string) => `signal:${signal}:${id}`;
+
+export async function countSignal(app: FastifyInstance, signal: Signal, id: string): Promise<number> {
+  return Number((await app.runtime.redis.get(key(signal, id))) ?? 0);
+}
+
+export async function bumpSignal(app: FastifyInstance, signal: Signal, id: string, windowS: number): Promise<void> {
+  const k = key(signal, id);
+  await app.runtime.redis.multi().incr(k).expire(k, windowS, 'NX').exec();
+}
+
+export async function clearSignal(app: FastifyInstance, signal: Signal, id: string): Promise<void> {
+  await app.runtime.redis.del(key(signal, id));
+}
+
+/** The address tripped the failed-login threshold: it looks like a robot everywhere. */
+export async function addressLooksAutomated(app: FastifyInstance, ip: string): Promise<boolean> {
+  return (
+    (await countSignal(app, 'login-fail-address', ip)) >= app.runtime.config.CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS
+  );
+}
+
+/**
+ * A pair that is sent is always checked (and used up); an empty pair passes unless `demanded`.
+ * Either failure is 403 `captcha_required` with `details.captcha` naming where to get one (G7b).
+ */
+export async function checkCaptcha(
+  app: FastifyInstance,
+  demanded: boolean,
+  pair: { captcha_id: string; captcha_answer: string },
+): Promise<void> {
+  const sent = pair.captcha_id !== '' || pair.captcha_answer !== '';
+  if (!sent) {
+    if (demanded) {
+      throw new AppError('captcha_required', undefined, { captcha: 'POST /v1/auth/captcha', reason: 'demanded' });
+    }
+    return;
+  }
+  const { redis, config } = app.runtime;
+  const ok = await verifyCaptcha(redis, pair.captcha_id, pair.captcha_answer, config.CAPTCHA_TOLERANCE_PX);
+  if (!ok) {
+    throw new AppError('captcha_required', 'The captcha answer is wrong, expired or already used; solve a new one.', {
+      captcha: 'POST /v1/auth/captcha',
+      reason: 'wrong_answer',
+    });
+  }
+}

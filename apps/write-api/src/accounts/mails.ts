@@ -1,0 +1,74 @@
+import type { Config } from '@guest/config';
+
+type LinkConfig = Pick<Config, 'APP_LINK_BASE_URL'>;
+
+function link(config: LinkConfig, page: string, token: string): string {
+  const url = new URL(
+    page,
+    config.APP_LINK_BASE_URL.endsWith('/') ? config.APP_LINK_BASE_URL : `${config.APP_LINK_BASE_URL}/`,
+  );
+  url.searchParams.set('token', token);
+  return url.toString();
+}
+
+export interface MailText {
+  subject: string;
+  text: string;
+}
+
+export function confirmEmailMail(
+  config: LinkConfig & Pick<Config, 'EMAIL_CONFIRM_TTL_H'>,
+  firstName: string,
+  token: string,
+): MailText {
+  return {
+    subject: 'Confirm your email address',
+    text: [
+      `Hello ${firstName},`,
+      '',
+      'Please confirm your email address by opening this link:',
+      link(config, 'confirm-email', token),
+      '',
+      `The link works once and expires in ${config.EMAIL_CONFIRM_TTL_H} hours.`,
+      'If you did not create an account, ignore this message.',
+    ].join('\n'),
+  };
+}
+
+export function passwordResetMail(
+  config: LinkConfig & Pick<Config, 'PASSWORD_RESET_TTL_MIN'>,
+  firstName: string,
+  token: string,
+): MailText {
+  return {
+    subject: 'Reset your password',
+    text: [
+      `Hello ${firstName},`,
+      '',
+      'To choose a new password, open this link:',
+      link(config, 'reset-password', token),
+      '',
+      `The link works once and expires in ${config.PASSWORD_RESET_TTL_MIN} minutes. Setting a new password signs you out everywhere.`,
+      'If you did not ask for this, ignore this message: your password stays as it is.',
+    ].join('\n'),
+  };
+}
+
+export function deleteAccountMail(
+  config: LinkConfig & Pick<Config, 'ACCOUNT_DELETE_TTL_MIN'>,
+  firstName: string,
+  token: string,
+): MailText {
+  return {
+    subject: 'Confirm the deletion of your account',
+    text: [
+      `Hello ${firstName},`,
+      '',
+      'You asked to delete your account. To confirm, open this link:',
+      link(config, 'delete-account', token),
+      '',
+      'Deletion signs you out everywhere and erases your personal data; it cannot be undone.',
+      `The link works once and expires in ${config.ACCOUNT_DELETE_TTL_MIN} minutes. If you did not ask for this, ignore this message and consider changing your password.`,
+    ].join('\n'),
+  };
+}

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+
+// One zod schema per body: validates, types the handler and writes the OpenAPI document.
+
+const captchaFields = {
+  captcha_id: z
+    .string()
+    .max(100)
+    .default('')
+    .meta({ description: 'From `POST /v1/auth/captcha`; empty unless demanded.' }),
+  captcha_answer: z
+    .string()
+    .max(20)
+    .default('')
+    .meta({ description: "The piece's x offset in pixels, as a string; empty unless demanded." }),
+};
+
+export const Email = z.email().max(320).meta({ description: 'Email address, compared without regard to case.' });
+// Rules beyond the type (length 10-128, not common, not the email) are checked by the handler
+// and answered with 400 `validation_error`, DESIGN G5a/G7a; the cap only bounds hashing work.
+const Password = z
+  .string()
+  .max(1024)
+  .meta({ description: '10 to 128 characters; not a common password, not the email.' });
+const OpaqueToken = z.string().min(1).max(200);
+
+export const TokenPairResponse = z
+  .object({
+    access_token: z.string().meta({ description: 'JWT for the write API (`/v1/auth/*`, `/v1/me/*`, `/v1/media/*`).' }),
+    refresh_token: z
+      .string()
+      .meta({ description: 'Opaque; exchange at `POST /v1/auth/refresh`. Stays the same for the whole session.' }),
+    token_type: z.string().default('Bearer'),
+    expires_in: z.number().int().meta({ description: 'Seconds the access tokens live (900).' }),
+    session_id: z.uuid(),
+    read_access_token: z.string().meta({
+      description:
+        'JWT for the read API (search, events, places, config…: optional sign-in). Each API has its own signing secret (spec 5.5), so one token cannot serve both.',
+    }),
+    socket_access_token: z.string().meta({ description: 'JWT for `/v1/ws?access_token=…` (apps, DESIGN G5c).' }),
+  })
+  .meta({ id: 'TokenPairResponse' });
+
+export const EmailAvailabilityQuery = z.object({
+  email: z.string().min(3).max(320).meta({ description: '3 to 320 characters.' }),
+});
+export const EmailAvailabilityResponse = z.object({ available: z.boolean() }).meta({ id: 'EmailAvailabilityResponse' });
+
+export const RegisterRequest = z
+  .object({
+    ...captchaFields,
+    first_name: z.string().trim().min(1).max(100),
+    last_name: z.string().trim().min(1).max(100),
+    email: Email,
+    password: Password,
+    accept_terms: z.boolean().meta({ description: 'Must be true: registration is impossible without consent.' }),
+    marketing_opt_in: z.boolean().default(false),
+  })
+  .meta({ id: 'RegisterRequest' });
+
+export const LoginRequest = z
+  .object({ ...captchaFields, email: Email, password: Password })
+  .meta({ id: 'LoginRequest' });
+export const RefreshRequest = z.object({ refresh_token: OpaqueToken }).meta({ id: 'RefreshRequest' });
+export const ConfirmEmailRequest = z.object({ token: OpaqueToken }).meta({ id: 'ConfirmEmailRequest' });
+export const PasswordResetRequest = z.object({ ...captchaFields, email: Email }).meta({ id: 'PasswordResetRequest' });
+export const PasswordResetConfirm = z
+  .object({ token: OpaqueToken, password: Password })
+  .meta({ id: 'PasswordResetConfirm' });
+export const PasswordChangeRequest = z
+  .object({ current_password: Password, new_password: Password })
+  .meta({ id: 'PasswordChangeRequest' });
+export const DeleteRequest = z.object(captchaFields).meta({ id: 'DeleteRequest' });
+
+export const WsTicketResponse = z
+  .object({
+    ticket: z.string().meta({ description: 'For `/v1/ws?ticket=…`; single use.' }),
+    expires_in: z.number().int().meta({ description: 'Seconds the ticket is valid (60).' }),
+  })
+  .meta({ id: 'WsTicketResponse' });
+
+export const SessionResponse = z
+  .object({
+    id: z.uuid(),
+    current: z.boolean().meta({ description: 'True for the session of the token that asks.' }),
+    created_at: z.iso.datetime(),
+    last_used_at: z.iso.datetime(),
+    expires_at: z.iso
+      .datetime()
+      .meta({ description: 'Moves forward with each refresh (30 days idle, 180 days at most).' }),
+    ip: z.string().meta({ description: 'Address last seen.' }),
+    user_agent: z.string().nullable(),
+  })
+  .meta({ id: 'SessionResponse' });
+export const SessionList = z.array(SessionResponse);
+
+export const CaptchaResponse = z
+  .object({
+    captcha_id: z.uuid(),
+    background: z.string().meta({ description: 'PNG data URL: the picture with the gap.' }),
+    piece: z.string().meta({ description: 'PNG data URL with transparency: the piece to slide.' }),
+    piece_y: z.number().int().meta({ description: 'Row (pixels from the top) at which the piece lies.' }),
+    width: z.number().int(),
+    height: z.number().int(),
+    piece_size: z.number().int(),
+    expires_in: z
+      .number()
+      .int()
+      .meta({ description: 'Seconds the challenge can be answered; it can be answered once.' }),
+  })
+  .meta({
+    id: 'CaptchaResponse',
+    description:
+      "Slider puzzle (DESIGN G5d). The answer (`captcha_answer`) is the piece's x offset in pixels; ±4 is tolerated.",
+  });
+
+export const EmptyBody = z.null().meta({ description: 'Empty body.' });

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { describeCodes, errorResponses } from '@guest/http-kit';
+import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
+import { SessionList } from '../../../accounts/schemas.ts';
+import { listSessions } from '../../../accounts/session-list.ts';
+
+export default async function sessions(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/v1/auth/sessions',
+    {
+      onRequest: requireAuth(),
+      schema: {
+        tags: ['auth'],
+        summary: 'Open sessions of the account',
+        description: `Same list as \`GET /v1/me/sessions\`; \`current\` marks the caller's. Errors: ${describeCodes('unauthorized', 'rate_limited')}.`,
+        security: bearerSecurity,
+        response: { 200: SessionList, ...errorResponses(401, 429, 500) },
+      },
+    },
+    async (req) => listSessions(app.runtime.database.db, authOf(req)),
+  );
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { describeCodes, errorResponses } from '@guest/http-kit';
+import { authOf, bearerSecurity, issueWsTicket, requireAuth } from '@guest/auth';
+import { WsTicketResponse } from '../../../accounts/schemas.ts';
+
+export default async function wsTicket(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/v1/auth/ws-ticket',
+    {
+      onRequest: requireAuth({ confirmed: true, restrictions: ['login'] }),
+      schema: {
+        tags: ['auth'],
+        summary: 'One-time ticket for the socket (web client)',
+        description:
+          'Valid 1 minute, single use, opens nothing but `/v1/ws?ticket=…` (DESIGN G5c). Needs a confirmed email. ' +
+          `Errors: ${describeCodes('unauthorized', 'email_not_confirmed', 'account_restricted', 'rate_limited')}.`,
+        security: bearerSecurity,
+        response: { 200: WsTicketResponse, ...errorResponses(401, 403, 429, 500) },
+      },
+    },
+    async (req) => {
+      const auth = authOf(req);
+      const ttl = app.runtime.config.WS_TICKET_TTL_S;
+      const ticket = await issueWsTicket(
+        app.runtime.redis,
+        { accountId: auth.accountId, sessionId: auth.sessionId },
+        ttl,
+      );
+      return { ticket, expires_in: ttl };
+    },
+  );
+}

@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { describeCodes, errorResponses, errors, MessageResponse } from '@guest/http-kit';
+import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
+import { SessionList } from '../../../accounts/schemas.ts';
+import { listSessions } from '../../../accounts/session-list.ts';
+import { announceClosed, closeSessions } from '../../../accounts/sessions.ts';
+
+export default async function meSessions(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/v1/me/sessions',
+    {
+      onRequest: requireAuth(),
+      schema: {
+        tags: ['me'],
+        summary: 'Open sessions of the account',
+        description: `Same list as \`GET /v1/auth/sessions\`. Errors: ${describeCodes('unauthorized', 'rate_limited')}.`,
+        security: bearerSecurity,
+        response: { 200: SessionList, ...errorResponses(401, 429, 500) },
+      },
+    },
+    async (req) => listSessions(app.runtime.database.db, authOf(req)),
+  );
+
+  r.delete(
+    '/v1/me/sessions/:session_id',
+    {
+      onRequest: requireAuth(),
+      schema: {
+        tags: ['me'],
+        summary: 'End one session of the account',
+        description:
+          "Ends it at once. A session of someone else, an unknown or an already closed one is 404 `not_found`. Ending the caller's own " +
+          `current session signs it out like logout. Errors: ${describeCodes('validation_error', 'unauthorized', 'not_found', 'rate_limited')}.`,
+        security: bearerSecurity,
+        params: z.object({ session_id: z.uuid() }),
+        response: { 200: MessageResponse, ...errorResponses(400, 401, 404, 429, 500) },
+      },
+    },
+    async (req) => {
+      const auth = authOf(req);
+      const closed = await closeSessions(
+        app.runtime.database.db,
+        auth.accountId,
+        { only: req.params.session_id },
+        'revoked',
+      );
+      if (!closed.length) throw errors.notFound('No such open session of yours.');
+      await announceClosed(app, auth.accountId, closed);
+      return { ok: true, message: 'Session ended.' };
+    },
+  );
+}

@@ -1,0 +1,80 @@
+import type { Runtime } from '@guest/runtime';
+import type { RESTRICTION_KINDS, ACCOUNT_STATUSES } from '@guest/db/schema';
+import { InvalidTokenError, verifyAccessToken, type Audience } from './tokens.ts';
+
+export type RestrictionKind = (typeof RESTRICTION_KINDS)[number];
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
+/** Who is calling, as established by the auth guard (`req.auth`). */
+export interface AuthContext {
+  accountId: string;
+  sessionId: string;
+  emailConfirmed: boolean;
+  status: AccountStatus;
+  /** Kinds of the account's restrictions active now. */
+  restrictions: RestrictionKind[];
+}
+
+export type AuthFailure = 'missing' | 'invalid' | 'expired' | 'session_closed';
+
+export class AuthError extends Error {
+  constructor(readonly reason: AuthFailure) {
+    super(`not authenticated: ${reason}`);
+    this.name = 'AuthError';
+  }
+}
+
+// One round trip: the session must be open and unexpired, the account not deleted, and the
+// active restrictions come along, so guards never need a second query.
+const SESSION_QUERY = `
+select a.status, a.email_confirmed_at is not null as email_confirmed,
+       s.last_used_at < now() - interval '60 seconds' as stale,
+       coalesce((select array_agg(distinct r.kind) from account_restrictions r
+                  where r.account_id = a.id and r.lifted_at is null
+                    and (r.until is null or r.until > now())), '{}') as restrictions
+  from sessions s join accounts a on a.id = s.account_id
+ where s.id = $1 and s.account_id = $2 and s.closed_at is null and s.expires_at > now()
+   and a.status <> 'deleted'`;
+
+/**
+ * Verifies an access token for `audience` and that its session is still open: a token of a
+ * closed session fails at once, not when it expires (spec 5.4, 5.6). For HTTP guards and for
+ * the realtime gateway (`access_token` query parameter).
+ */
+export async function authenticate(
+  runtime: Pick<Runtime, 'config' | 'database'>,
+  token: string,
+  audience: Audience,
+  seenFrom?: { ip: string },
+): Promise<AuthContext> {
+  let claims;
+  try {
+    claims = await verifyAccessToken(runtime.config, token, audience);
+  } catch (err) {
+    throw new AuthError(err instanceof InvalidTokenError ? err.reason : 'invalid');
+  }
+  const { rows } = await runtime.database.pool.query<{
+    status: AccountStatus;
+    email_confirmed: boolean;
+    stale: boolean;
+    restrictions: RestrictionKind[];
+  }>({ name: 'auth-session', text: SESSION_QUERY, values: [claims.sessionId, claims.accountId] });
+  const row = rows[0];
+  if (!row) throw new AuthError('session_closed');
+  if (row.stale && seenFrom) {
+    // "Last used" is kept to the minute for the sessions list; a failed update must not fail the call.
+    runtime.database.pool
+      .query('update sessions set last_used_at = now(), ip = $2 where id = $1 and closed_at is null', [
+        claims.sessionId,
+        seenFrom.ip,
+      ])
+      .catch(() => {});
+  }
+  return {
+    accountId: claims.accountId,
+    sessionId: claims.sessionId,
+    emailConfirmed: row.email_confirmed,
+    status: row.status,
+    restrictions: row.restrictions,
+  };
+}

@@ -1,0 +1,101 @@
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { AppError } from '@guest/http-kit';
+import { AuthError, authenticate, type AuthContext, type RestrictionKind } from './authenticate.ts';
+import type { Audience } from './tokens.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by `requireAuth` / `optionalAuth`; null when anonymous, undefined on unguarded routes. */
+    auth?: AuthContext | null;
+  }
+}
+
+export interface GuardOptions {
+  /** "+Confirmed" operations (spec section 4): 403 `email_not_confirmed` until confirmation. */
+  confirmed?: boolean;
+  /** 403 `account_restricted` while any of these restrictions is active. */
+  restrictions?: RestrictionKind[];
+  /** Which API's secret the token must be signed with; `write` unless told. */
+  audience?: Audience;
+}
+
+/** OpenAPI security requirement of a signed-in route. */
+export const bearerSecurity = [{ bearer: [] as string[] }];
+
+function bearerToken(req: FastifyRequest): string | null {
+  const h = req.headers.authorization;
+  if (!h) return null;
+  const m = /^Bearer[ ]+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(h);
+  return m ? m[1]! : '';
+}
+
+function unauthorized(reason: string): AppError {
+  const message =
+    reason === 'missing'
+      ? 'Sign-in is required: send Authorization: Bearer <access_token>.'
+      : reason === 'expired'
+        ? 'The access token has expired; refresh it and retry.'
+        : reason === 'session_closed'
+          ? 'This session has been closed; sign in again.'
+          : 'The access token is not valid here.';
+  return new AppError('unauthorized', message, { reason }, { 'www-authenticate': 'Bearer' });
+}
+
+async function identify(req: FastifyRequest, token: string, audience: Audience): Promise<AuthContext> {
+  try {
+    return await authenticate(req.server.runtime, token, audience, { ip: req.ip });
+  } catch (err) {
+    if (err instanceof AuthError) throw unauthorized(err.reason);
+    throw err;
+  }
+}
+
+function enforce(auth: AuthContext, opts: GuardOptions): void {
+  if (opts.restrictions?.length) {
+    const active = opts.restrictions.filter((r) => auth.restrictions.includes(r));
+    if (active.length) {
+      throw new AppError('account_restricted', undefined, { restrictions: active });
+    }
+  }
+  if (opts.confirmed && !auth.emailConfirmed) throw new AppError('email_not_confirmed');
+}
+
+/**
+ * Route hook (`onRequest: requireAuth()`) for signed-in routes: sets `req.actorId` and
+ * `req.auth` before the per-actor rate limit and idempotency scope read them.
+ */
+export function requireAuth(opts: GuardOptions = {}): onRequestAsyncHookHandler {
+  const audience = opts.audience ?? 'write';
+  return async (req) => {
+    const token = bearerToken(req);
+    if (token === null) throw unauthorized('missing');
+    if (!token) throw unauthorized('invalid');
+    const auth = await identify(req, token, audience);
+    req.auth = auth;
+    req.actorId = auth.accountId;
+    enforce(auth, opts);
+  };
+}
+
+/**
+ * For routes where sign-in is optional (e.g. the feed with `is_favorite`): anonymous without a
+ * header; a header that is present but bad is still 401, so a client learns to refresh.
+ */
+export function optionalAuth(opts: Omit<GuardOptions, 'confirmed' | 'restrictions'> = {}): onRequestAsyncHookHandler {
+  const audience = opts.audience ?? 'write';
+  return async (req) => {
+    const token = bearerToken(req);
+    req.auth = null;
+    if (token === null) return;
+    if (!token) throw unauthorized('invalid');
+    const auth = await identify(req, token, audience);
+    req.auth = auth;
+    req.actorId = auth.accountId;
+  };
+}
+
+/** The caller of a route guarded by `requireAuth`. */
+export function authOf(req: FastifyRequest): AuthContext {
+  if (!req.auth) throw unauthorized('missing');
+  return req.auth;
+}

@@ -1,0 +1,38 @@
+export {
+  AUDIENCES,
+  signAccessToken,
+  verifyAccessToken,
+  randomToken,
+  hashToken,
+  InvalidTokenError,
+  type Audience,
+  type AccessClaims,
+} from './tokens.ts';
+export {
+  authenticate,
+  AuthError,
+  type AuthContext,
+  type AuthFailure,
+  type RestrictionKind,
+  type AccountStatus,
+} from './authenticate.ts';
+export { requireAuth, optionalAuth, authOf, bearerSecurity, type GuardOptions } from './guard.ts';
+export {
+  hashPassword,
+  passwordProblem,
+  PasswordVerifier,
+  PASSWORD_MIN,
+  PASSWORD_MAX,
+  PASSWORD_PROBLEM_MESSAGES,
+  type PasswordProblem,
+} from './password.ts';
+export {
+  createCaptcha,
+  verifyCaptcha,
+  CAPTCHA_WIDTH,
+  CAPTCHA_HEIGHT,
+  PIECE_SIZE,
+  type CaptchaChallenge,
+} from './captcha.ts';
+export { issueWsTicket, redeemWsTicket, type WsTicketIdentity } from './ws-ticket.ts';
+export { parseAllowlist, isAllowedToSignIn } from './allowlist.ts';

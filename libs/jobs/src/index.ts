@@ -1,0 +1,82 @@
+import PgBoss from 'pg-boss';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { schema, type Database, type Db } from '@guest/db';
+
+export type { PgBoss };
+export type Job<T> = PgBoss.Job<T>;
+/** What `send` runs its insert on: pg-boss' own pool, or an open transaction (`inTransaction`). */
+export type JobDb = PgBoss.Db;
+/** A drizzle transaction on the project's schema. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface QueueSpec {
+  name: string;
+  retryLimit?: number;
+  retryDelay?: number;
+  retryBackoff?: boolean;
+  expireInSeconds?: number;
+}
+
+export interface WorkOptions {
+  batchSize?: number;
+  pollingIntervalSeconds?: number;
+}
+
+/**
+ * A small, generic face of pg-boss shared by every worker (mail, indexing): start and stop,
+ * declare queues, send (optionally inside the caller's transaction), work.
+ */
+export interface Jobs {
+  readonly boss: PgBoss;
+  start(queues: QueueSpec[]): Promise<void>;
+  stop(): Promise<void>;
+  send<T extends object>(queue: string, data: T, opts?: PgBoss.SendOptions): Promise<string | null>;
+  work<T>(queue: string, opts: WorkOptions, handler: (jobs: Job<T>[]) => Promise<unknown>): Promise<string>;
+}
+
+export function createJobs(opts: { connectionString: string; schema: string; max?: number }): Jobs {
+  const boss = new PgBoss({
+    connectionString: opts.connectionString,
+    schema: opts.schema,
+    max: opts.max ?? 3,
+    application_name: 'guest-jobs',
+  });
+  // pg-boss reports connection trouble as events; without a listener they would crash the process.
+  boss.on('error', () => {});
+  let started = false;
+  return {
+    boss,
+    async start(queues) {
+      if (!started) {
+        await boss.start();
+        started = true;
+      }
+      for (const q of queues) {
+        const { name, ...options } = q;
+        await boss.createQueue(name, { name, ...options });
+      }
+    },
+    async stop() {
+      if (!started) return;
+      started = false;
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    },
+    send: (queue, data, sendOpts) => boss.send(queue, data, sendOpts ?? {}),
+    work: (queue, workOpts, handler) => boss.work(queue, workOpts, handler),
+  };
+}
+
+/**
+ * Runs `fn` in one Postgres transaction and hands it a `JobDb` on the same connection, so a job
+ * sent with `{ db: jobDb }` exists exactly when the transaction's writes commit.
+ */
+export async function inTransaction<T>(database: Database, fn: (tx: Tx, jobDb: JobDb) => Promise<T>): Promise<T> {
+  const client = await database.pool.connect();
+  try {
+    const db = drizzle(client, { schema });
+    const jobDb: JobDb = { executeSql: (text, values) => client.query(text, values) };
+    return await db.transaction((tx) => fn(tx, jobDb));
+  } finally {
+    client.release();
+  }
+}
