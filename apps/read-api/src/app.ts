@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppPlugin } from '@guest/http-kit';
 import i18nRoutes from './routes/v1/i18n.ts';
 import languagesRoutes from './routes/v1/i18n/languages.ts';
+import mapRoutes from './routes/v1/map.ts';
 
 /**
  * The read API: search, map, suggest, events and reference data, answered from the index.
@@ -10,6 +11,7 @@ import languagesRoutes from './routes/v1/i18n/languages.ts';
 async function readApiPlugin(app: FastifyInstance): Promise<void> {
   await app.register(i18nRoutes);
   await app.register(languagesRoutes);
+  await app.register(mapRoutes);
 }
 
 export const readApi: AppPlugin = { name: 'read-api', plugin: readApiPlugin };

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AppError, describeCodes, errorResponses, errors } from '@guest/http-kit';
+import { parseMapPath } from './map/resources.ts';
+import { MapUpstream, PASSED_RESPONSE_HEADERS } from './map/upstream.ts';
+
+const PREFIX = /^\/v1\/map\/([^?#]*)/;
+
+const MapParams = z.object({
+  '*': z.string().meta({
+    description:
+      'Resource path: `style.json`, `tiles.json`, `tiles/{z}/{x}/{y}.{pbf|png|webp}`, `relief.json`, ' +
+      '`relief/{z}/{x}/{y}.{png|webp}`, `fonts/{fontstack}/{start}-{end}.pbf` (start a multiple of 256, ' +
+      'end = start + 255), `sprites/{name}[@2x].{json|png}`. z from 0 to the configured maximum zoom, ' +
+      'x and y from 0 to 2^z − 1.',
+  }),
+});
+
+const Passed = z.unknown().meta({
+  description:
+    "The provider's body as is (JSON style or TileJSON, protobuf or image tile, glyph range, sprite), streamed, " +
+    'with its Content-Type, Content-Encoding, Cache-Control, ETag, Last-Modified, Expires and Vary.',
+});
+const NoBody = z.null();
+
+/**
+ * GET /v1/map/{path} (spec 4.4): a caching pass-through to the map provider (MAP_UPSTREAM_URL),
+ * the fallback for clients that cannot reach the provider directly.
+ */
+export default async function mapRoutes(app: FastifyInstance): Promise<void> {
+  const { config } = app.runtime;
+  const upstream = new MapUpstream(config.MAP_UPSTREAM_URL, config.MAP_UPSTREAM_TIMEOUT_MS);
+  app.addHook('onClose', () => upstream.close());
+
+  // Tiles come by the dozen per screen: map resources have their own per-address budget
+  // instead of the general one, so panning a map cannot lock a guest out of the API.
+  async function mapRateLimit(req: FastifyRequest): Promise<void> {
+    let result;
+    try {
+      result = await app.rateLimiter.hit('map', req.ip, config.MAP_RATE_LIMIT_PER_MIN, 60);
+    } catch (err) {
+      req.log.warn({ err }, 'rate limiter unavailable; map request let through');
+      return;
+    }
+    if (!result.allowed) throw errors.rateLimited(result.retryAfterS, 'map');
+  }
+
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/v1/map/*',
+    {
+      config: { rateLimitExempt: true },
+      schema: {
+        tags: ['map'],
+        summary: 'Map resources through the API (style, TileJSON, tiles, fonts, sprites, relief)',
+        description:
+          'Passes one resource of the map provider through: the body is streamed unchanged with its caching ' +
+          'headers, and `If-None-Match` / `If-Modified-Since` are forwarded, so 304 comes back as the provider ' +
+          'sends it. Cache tiles exactly as on the direct route. This is the fallback when the provider is ' +
+          'unreachable from the client. Only the path shapes listed for `path` are served; any other path, and any ' +
+          'path with `..`, `//`, backslashes or encoded slashes, is 404 without contacting the provider. The query ' +
+          'string is ignored. Map resources count against their own per-address rate limit. ' +
+          `Errors: ${describeCodes('not_found', 'rate_limited', 'bad_gateway', 'gateway_timeout')} — 404 also when ` +
+          'the provider has no such resource, 502 when it fails or cannot be reached, 504 when it does not answer in time.',
+        params: MapParams,
+        response: { 200: Passed, 204: NoBody, 304: NoBody, ...errorResponses(404, 429, 502, 504) },
+      },
+    },
+    async (req, reply) => {
+      await mapRateLimit(req);
+      const raw = PREFIX.exec(req.url)?.[1] ?? '';
+      const resource = parseMapPath(raw, { maxZoom: config.MAP_MAX_ZOOM });
+      if (!resource) {
+        throw new AppError('not_found', 'No such map resource.', { path: req.url.split('?')[0] });
+      }
+      const clientGone = new AbortController();
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) clientGone.abort(new Error('client closed the connection'));
+      });
+      const res = await upstream.get(resource.upstreamPath, req.headers, clientGone.signal);
+      return pass(reply, res, resource.contentType);
+    },
+  );
+}
+
+function pass(reply: FastifyReply, res: Awaited<ReturnType<MapUpstream['get']>>, fallbackType: string) {
+  const { statusCode, headers, body } = res;
+  if (statusCode === 200 || statusCode === 204 || statusCode === 304) {
+    for (const name of PASSED_RESPONSE_HEADERS) {
+      const v = headers[name];
+      if (v !== undefined) reply.header(name, v);
+    }
+    if (statusCode === 200) {
+      if (headers['content-type'] === undefined) reply.header('content-type', fallbackType);
+      return reply.code(200).send(body);
+    }
+    body.resume(); // nothing to pass: drain it so the connection goes back to the pool
+    reply.removeHeader('content-length');
+    return reply.code(statusCode).send(null);
+  }
+  body.resume();
+  if (statusCode === 404 || statusCode === 410) {
+    throw new AppError('not_found', 'The map provider has no such resource.', { upstream_status: statusCode });
+  }
+  throw new AppError('bad_gateway', 'The map provider answered with an error.', {
+    upstream: 'map',
+    upstream_status: statusCode,
+  });
+}
