@@ -1,0 +1,41 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { dataDir, ensureDir } from './util.ts';
+
+/** `.data/stack.env`: the URLs that the last `stack up` found or started (read by libs/config). */
+export const stackEnvPath = path.join(dataDir, 'stack.env');
+
+export interface StackUrls {
+  databaseUrl: string;
+  redisUrl: string;
+  opensearchUrl: string;
+  /** every node's URL when OpenSearch runs with several nodes (first = opensearchUrl) */
+  opensearchUrls: string[];
+}
+
+/** Plain `KEY=value` lines, no quoting (values are URLs). */
+export function writeStackEnv(urls: StackUrls, file = stackEnvPath): void {
+  ensureDir(path.dirname(file));
+  const lines = [
+    '# Written by `npm run stack:up` (scripts/stack). Variables set in the environment win over this file.',
+    `DATABASE_URL=${urls.databaseUrl}`,
+    `REDIS_URL=${urls.redisUrl}`,
+    `OPENSEARCH_URL=${urls.opensearchUrl}`,
+  ];
+  if (urls.opensearchUrls.length > 1) lines.push(`OPENSEARCH_URLS=${urls.opensearchUrls.join(',')}`);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, lines.join('\n') + '\n');
+  renameSync(tmp, file); // readers never see a half-written file
+}
+
+export function readStackEnv(file = stackEnvPath): Record<string, string> {
+  if (!existsSync(file)) return {};
+  const out: Record<string, string> = {};
+  for (const raw of readFileSync(file, 'utf8').split('\n')) {
+    const l = raw.trim();
+    if (!l || l.startsWith('#')) continue;
+    const eq = l.indexOf('=');
+    if (eq > 0) out[l.slice(0, eq).trim()] = l.slice(eq + 1).trim();
+  }
+  return out;
+}

@@ -1,0 +1,255 @@
+import { spawn, type SpawnOptions } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Repository root (this file is scripts/stack/util.ts). */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** Git-ignored directory holding everything the stack script creates. */
+export const dataDir = path.join(repoRoot, '.data');
+
+export type Log = (line: string) => void;
+
+export interface Ctx {
+  log: Log;
+  env: NodeJS.ProcessEnv;
+}
+
+/** `[stack] postgres    message` */
+export function line(component: string, message: string): string {
+  return `[stack] ${component.padEnd(10)} ${message}`;
+}
+
+export function since(t0: number): string {
+  return `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export function errorText(err: unknown): string {
+  if (err instanceof Error) {
+    // AggregateError (e.g. ECONNREFUSED on both ::1 and 127.0.0.1) carries an empty message
+    const inner = (err as Error & { errors?: unknown[] }).errors;
+    if (!err.message && Array.isArray(inner) && inner.length > 0) return errorText(inner[0]);
+    return err.message || err.name;
+  }
+  return String(err);
+}
+
+export function ensureDir(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+export function readJson<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeJson(file: string, value: unknown): void {
+  ensureDir(path.dirname(file));
+  writeFileSync(file, JSON.stringify(value, null, 2) + '\n');
+}
+
+export function isAlive(pid: number | undefined): pid is number {
+  if (!pid || !Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // a zombie (exited, not yet reaped) still answers signal 0
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return true; // no /proc (not Linux): trust kill(0)
+  }
+}
+
+/** Command line of a process ('' when unknown), to check that a pid from a file is still ours. */
+export function cmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+}
+
+/** True when `pid` is alive and (where /proc exists) its command line contains `marker`. */
+export function isOurProcess(pid: number | undefined, marker: string): pid is number {
+  if (!isAlive(pid)) return false;
+  if (!existsSync('/proc/self/cmdline')) return true;
+  return cmdline(pid).includes(marker);
+}
+
+export function readPid(file: string): number | undefined {
+  try {
+    const n = Number.parseInt(readFileSync(file, 'utf8').trim().split('\n')[0] ?? '', 10);
+    return Number.isInteger(n) && n > 0 ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sends SIGTERM, waits, then SIGKILL. Resolves true when the process is gone. */
+export async function terminate(pid: number, graceMs: number): Promise<boolean> {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return !isAlive(pid);
+  }
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline) {
+    if (!isAlive(pid)) return true;
+    await sleep(200);
+  }
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+  await sleep(500);
+  return !isAlive(pid);
+}
+
+/** Last `lines` lines of a text file ('' when missing). Reads at most the last 256 KiB. */
+export function tail(file: string, lines = 40): string {
+  try {
+    const size = statSync(file).size;
+    const fd = openSync(file, 'r');
+    try {
+      const len = Math.min(size, 256 * 1024);
+      const buf = Buffer.alloc(len);
+      readSync(fd, buf, 0, len, size - len);
+      return buf
+        .toString('utf8')
+        .split('\n')
+        .slice(-lines - 1)
+        .join('\n')
+        .trimEnd();
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
+}
+
+export function indent(text: string, prefix = '    | '): string {
+  return text
+    .split('\n')
+    .map((l) => prefix + l)
+    .join('\n');
+}
+
+/** Resolves true when something accepts TCP connections on host:port. */
+export function portOpen(port: number, host = '127.0.0.1', timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host });
+    const done = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to completion, collecting its output (never throws for a non-zero exit). */
+export function run(cmd: string, args: string[], opts: SpawnOptions = {}): Promise<RunResult> {
+  return new Promise((resolve) => {
+    let stdout = '';
+    let stderr = '';
+    let child;
+    try {
+      child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (err) {
+      resolve({ code: -1, stdout: '', stderr: errorText(err) });
+      return;
+    }
+    child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('error', (err) => resolve({ code: -1, stdout, stderr: stderr + errorText(err) }));
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Finds an executable on PATH (plus the sbin directories, which non-login shells may lack). */
+export function which(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const dirs = [...(env.PATH ?? '').split(path.delimiter), '/usr/local/sbin', '/usr/sbin', '/sbin'];
+  for (const dir of dirs) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      /* not here */
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A lock file under .data so that two `up`/`down` runs (say `npm run dev` and the test runner)
+ * do not start the same service twice. A lock whose owner process is gone is taken over.
+ */
+export async function withLock<T>(name: string, fn: () => Promise<T>, log: Log, timeoutMs = 15 * 60_000): Promise<T> {
+  const file = path.join(ensureDir(dataDir), `${name}.lock`);
+  const deadline = Date.now() + timeoutMs;
+  let announced = false;
+  for (;;) {
+    try {
+      const fd = openSync(file, 'wx');
+      writeFileSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const owner = readPid(file);
+      if (owner !== undefined && !isAlive(owner)) {
+        rmSync(file, { force: true });
+        continue;
+      }
+      if (owner === undefined) {
+        // being written right now, or garbage: give the writer a moment, then take it over
+        await sleep(300);
+        if (readPid(file) === undefined) rmSync(file, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${file} (held by pid ${owner})`);
+      if (!announced) {
+        log(line('stack', `waiting for another stack command (pid ${owner}) to finish`));
+        announced = true;
+      }
+      await sleep(500);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    if (readPid(file) === process.pid) rmSync(file, { force: true });
+  }
+}
