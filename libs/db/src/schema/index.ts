@@ -4,3 +4,4 @@ export * from './catalog.ts';
 export * from './accounts.ts';
 export * from './favorites.ts';
 export * from './profile.ts';
+export * from './nodes.ts';
