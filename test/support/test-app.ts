@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { cloneTemplate, dropDatabase } from './test-database.ts';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '@guest/config';
 import { createRuntime, type Clock, type Runtime } from '@guest/runtime';
@@ -23,42 +23,6 @@ export interface TestAppOptions {
   apps: AppPlugin[];
   config?: Partial<Record<keyof Config, string | number | boolean>>;
   clock?: Clock;
-}
-
-async function cloneTemplate(baseUrl: string, name: string): Promise<string> {
-  const admin = new URL(baseUrl);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await client.query(`create database "${name}" template "${inject('templateDatabase')}"`);
-        break;
-      } catch (err: any) {
-        // Two clones of one template at the same moment can collide; the second simply waits.
-        if (attempt >= 20 || !/being accessed by other users/.test(String(err?.message))) throw err;
-        await new Promise((r) => setTimeout(r, 150));
-      }
-    }
-  } finally {
-    await client.end();
-  }
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function dropDatabase(baseUrl: string, name: string): Promise<void> {
-  const admin = new URL(baseUrl);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`drop database if exists "${name}" with (force)`);
-  } finally {
-    await client.end();
-  }
 }
 
 /**

@@ -74,6 +74,21 @@ export const envSchema = z.object({
   MAP_UPSTREAM_URL: z.string().default('https://tiles.invalid'),
   MAP_UPSTREAM_TIMEOUT_MS: int(5000, 100, 60_000),
   SHUTDOWN_GRACE_MS: int(10_000, 0, 120_000),
+
+  // Catalog and indexer (indexer/): import batches, outbox drain, retries, event horizon.
+  CATALOG_IMPORT_BATCH: int(1000, 1, 50_000),
+  INDEXER_BATCH_SIZE: int(500, 1, 10_000),
+  INDEXER_POLL_MS: int(1000, 10, 60_000),
+  INDEXER_RETRY_BASE_MS: int(1000, 0, 600_000),
+  INDEXER_RETRY_MAX_MS: int(300_000, 0, 86_400_000),
+  INDEXER_MAX_ATTEMPTS: int(8, 1, 100),
+  INDEXER_REINDEX_BULK_DOCS: int(1000, 1, 20_000),
+  INDEXER_STATS_LOG_MS: int(30_000, 1000, 3_600_000),
+  INDEXER_OLD_INDEX_GRACE_MS: int(2000, 0, 600_000),
+  EVENTS_HORIZON_DAYS: int(180, 1, 730),
+  DEMO_LISTINGS: int(2000, 0, 1_000_000),
+  DEMO_EVENTS: int(150, 0, 100_000),
+  DEMO_SEED: int(20261121, 0),
   /** Port of the realtime gateway; the all-in-one server passes `/v1/ws` upgrades to it. */
   REALTIME_PORT: int(8081, 0, 65535),
 

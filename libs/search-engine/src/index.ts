@@ -7,7 +7,11 @@ import { Client } from '@opensearch-project/opensearch';
  */
 export interface SearchEngine {
   ping(): Promise<void>;
-  search<T = unknown>(index: string, body: Record<string, unknown>, params?: Record<string, unknown>): Promise<SearchResult<T>>;
+  search<T = unknown>(
+    index: string,
+    body: Record<string, unknown>,
+    params?: Record<string, unknown>,
+  ): Promise<SearchResult<T>>;
   count(index: string, body: Record<string, unknown>): Promise<number>;
   bulk(operations: unknown[], opts?: { refresh?: boolean | 'wait_for' }): Promise<BulkResult>;
   indexExists(index: string): Promise<boolean>;
@@ -16,6 +20,15 @@ export interface SearchEngine {
   refresh(index: string): Promise<void>;
   getAlias(alias: string): Promise<string[]>;
   updateAliases(actions: unknown[]): Promise<void>;
+  putIndexSettings(index: string, settings: Record<string, unknown>): Promise<void>;
+  /** Deletes what the query matches; returns how many were deleted. */
+  deleteByQuery(index: string, body: Record<string, unknown>, opts?: { refresh?: boolean }): Promise<number>;
+  /** Every hit of a query, page by page (scroll), for verification and exports. */
+  scan<T = unknown>(
+    index: string,
+    body: Record<string, unknown>,
+    pageSize?: number,
+  ): AsyncGenerator<Array<{ _id: string; _source: T; _version?: number }>>;
   raw: Client;
   close(): Promise<void>;
 }
@@ -80,6 +93,33 @@ export function createSearchEngine(url: string, opts: { requestTimeoutMs?: numbe
     },
     async updateAliases(actions) {
       await client.indices.updateAliases({ body: { actions } } as never);
+    },
+    async putIndexSettings(index, settings) {
+      await client.indices.putSettings({ index, body: settings } as never);
+    },
+    async deleteByQuery(index, body, opts = {}) {
+      const res = await client.deleteByQuery({
+        index,
+        body,
+        conflicts: 'proceed',
+        refresh: opts.refresh ?? false,
+      } as never);
+      return (res.body as { deleted?: number }).deleted ?? 0;
+    },
+    async *scan<T>(index: string, body: Record<string, unknown>, pageSize = 1000) {
+      let res = await client.search({ index, scroll: '1m', size: pageSize, body } as never);
+      let scrollId = (res.body as any)._scroll_id as string | undefined;
+      try {
+        for (;;) {
+          const hits = (res.body as any).hits.hits as Array<{ _id: string; _source: T; _version?: number }>;
+          if (!hits.length) return;
+          yield hits;
+          res = await client.scroll({ scroll_id: scrollId, scroll: '1m' } as never);
+          scrollId = (res.body as any)._scroll_id ?? scrollId;
+        }
+      } finally {
+        if (scrollId) await client.clearScroll({ scroll_id: scrollId } as never).catch(() => {});
+      }
     },
     close: () => client.close(),
   };

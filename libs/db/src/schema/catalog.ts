@@ -139,10 +139,7 @@ export const listings = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     ...tracked,
   },
-  (t) => [
-    uniqueIndex('listings_external_id_uq').on(t.externalId),
-    index('listings_place_idx').on(t.placeId),
-  ],
+  (t) => [uniqueIndex('listings_external_id_uq').on(t.externalId), index('listings_place_idx').on(t.placeId)],
 );
 
 export const listingCategories = pgTable(
@@ -288,7 +285,7 @@ export const catalogOutbox = pgTable(
   'catalog_outbox',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    entity: text('entity', { enum: ['listing', 'place', 'event', 'reference'] }).notNull(),
+    entity: text('entity', { enum: ['listing', 'place', 'event', 'category', 'fx'] }).notNull(),
     entityId: integer('entity_id').notNull(),
     version: bigint('version', { mode: 'number' }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -302,6 +299,8 @@ export const catalogOutbox = pgTable(
     index('catalog_outbox_pending_idx')
       .on(t.nextAttemptAt, t.id)
       .where(sql`${t.processedAt} is null and ${t.deadAt} is null`),
-    index('catalog_outbox_dead_idx').on(t.deadAt).where(sql`${t.deadAt} is not null`),
+    index('catalog_outbox_dead_idx')
+      .on(t.deadAt)
+      .where(sql`${t.deadAt} is not null`),
   ],
 );

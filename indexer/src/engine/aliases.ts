@@ -1,0 +1,78 @@
+import { aliasName, concreteIndexName, INDEX_KINDS, type IndexKind } from '@guest/catalog';
+import type { SearchEngine } from '@guest/search-engine';
+import { indexBody } from './index-bodies.ts';
+
+export type IndexSet = Record<IndexKind, string>;
+
+let lastStamp = 0;
+/** Strictly increasing stamps, so two rebuilds in the same millisecond never collide. */
+function nextStamp(): number {
+  lastStamp = Math.max(Date.now(), lastStamp + 1);
+  return lastStamp;
+}
+
+export async function createConcreteIndices(search: SearchEngine, prefix: string): Promise<IndexSet> {
+  const stamp = nextStamp();
+  const set = {} as IndexSet;
+  for (const kind of INDEX_KINDS) {
+    set[kind] = concreteIndexName(prefix, kind, stamp);
+    await search.createIndex(set[kind], indexBody(kind));
+  }
+  return set;
+}
+
+/**
+ * Makes sure every alias exists (an empty index behind it on first start), so the worker and
+ * the read API can always address `<prefix>-listings` etc.
+ */
+export async function ensureIndices(search: SearchEngine, prefix: string): Promise<void> {
+  const missing: IndexKind[] = [];
+  for (const kind of INDEX_KINDS) {
+    if (!(await search.getAlias(aliasName(prefix, kind))).length) missing.push(kind);
+  }
+  if (!missing.length) return;
+  const stamp = nextStamp();
+  const actions = [];
+  for (const kind of missing) {
+    const index = concreteIndexName(prefix, kind, stamp);
+    await search.createIndex(index, indexBody(kind));
+    actions.push({ add: { index, alias: aliasName(prefix, kind), is_write_index: true } });
+  }
+  try {
+    await search.updateAliases(actions);
+  } catch (err) {
+    // Another process created the aliases first: drop ours and use theirs.
+    for (const a of actions) await search.deleteIndex(a.add.index);
+    for (const kind of missing) {
+      if (!(await search.getAlias(aliasName(prefix, kind))).length) throw err;
+    }
+  }
+}
+
+/**
+ * Points every alias at the new indices in ONE `_aliases` call (atomic for readers), then deletes
+ * the indices the aliases pointed at before.
+ */
+export async function swapAliases(
+  search: SearchEngine,
+  prefix: string,
+  next: IndexSet,
+  graceMs = 0,
+): Promise<string[]> {
+  const actions: unknown[] = [];
+  const old: string[] = [];
+  for (const kind of INDEX_KINDS) {
+    const alias = aliasName(prefix, kind);
+    for (const index of await search.getAlias(alias)) {
+      if (index === next[kind]) continue;
+      old.push(index);
+      actions.push({ remove: { index, alias } });
+    }
+    actions.push({ add: { index: next[kind], alias, is_write_index: true } });
+  }
+  await search.updateAliases(actions);
+  // A search that resolved the alias just before the swap may still be running on the old index.
+  if (graceMs > 0) await new Promise((r) => setTimeout(r, graceMs));
+  for (const index of old) await search.deleteIndex(index);
+  return old;
+}

@@ -1,0 +1,84 @@
+import { BASE_CURRENCY, convertMinor, type ListingDocument, type ListingKind, type Texts } from '@guest/catalog';
+import {
+  allTexts,
+  documentVersion,
+  pathNames,
+  placePath,
+  placeRef,
+  type ListingRow,
+  type ProjectionContext,
+} from './context.ts';
+
+/** A listing row with its child rows, as loaded from Postgres. */
+export interface ListingSource {
+  listing: ListingRow;
+  categoryIds: number[];
+  amenityCodes: string[];
+  blocked: Array<{ dateFrom: string; dateTo: string }>;
+  stay: ListingDocument['stay'];
+  experience: ListingDocument['experience'];
+  service: ListingDocument['service'];
+  transport: ListingDocument['transport'];
+  food: ListingDocument['food'];
+}
+
+/** The external version of the listing's document (also used to delete it). */
+export function listingVersion(src: ListingSource, ctx: ProjectionContext): number {
+  const path = placePath(ctx, src.listing.placeId);
+  const versions = src.categoryIds.map((id) => ctx.categories.get(id)?.version ?? 0);
+  return documentVersion(src.listing.version, path, versions, ctx);
+}
+
+/** Pure: listing rows in, index document out; null means "must not be in the index". */
+export function projectListing(src: ListingSource, ctx: ProjectionContext): ListingDocument | null {
+  const l = src.listing;
+  if (l.status !== 'published') return null;
+  const path = placePath(ctx, l.placeId);
+  const own = path[path.length - 1];
+  if (!own) return null;
+  const categories = src.categoryIds.map((id) => ctx.categories.get(id)).filter((c) => c !== undefined);
+  const hasPoint = l.locationMode !== 'city_only' && l.lat !== null && l.lon !== null;
+  const kind = l.kind as ListingKind;
+  return {
+    id: l.id,
+    external_id: l.externalId,
+    kind,
+    version: listingVersion(src, ctx),
+    title: l.title as Texts,
+    description: l.description as Texts,
+    original_lang: l.originalLang,
+    place: placeRef(own),
+    place_path_ids: path.map((p) => p.id),
+    place_names: pathNames(path),
+    location: hasPoint ? { lat: l.lat!, lon: l.lon! } : null,
+    location_mode: l.locationMode,
+    has_point: hasPoint,
+    price_minor: l.priceMinor,
+    currency: l.currency,
+    price_base_minor: ctx.fx
+      ? convertMinor(l.priceMinor, l.currency, BASE_CURRENCY, ctx.fx)
+      : l.currency === BASE_CURRENCY
+        ? l.priceMinor
+        : null,
+    price_unit: l.priceUnit,
+    rating_avg: l.ratingAvg,
+    rating_count: l.ratingCount,
+    instant_book: l.instantBook,
+    languages: l.languages,
+    category_ids: categories.map((c) => c.id),
+    category_codes: categories.map((c) => c.code),
+    amenities: src.amenityCodes,
+    diets: src.food?.diets ?? [],
+    blocked: src.blocked.map((b) => ({ gte: b.dateFrom, lt: b.dateTo })),
+    photos: l.photos,
+    created_at: l.createdAt.toISOString(),
+    duration_min: src.experience?.duration_min ?? src.service?.duration_min ?? null,
+    same_day: src.experience?.same_day ?? src.service?.same_day ?? null,
+    stay: kind === 'stay' ? src.stay : null,
+    experience: kind === 'experience' ? src.experience : null,
+    service: kind === 'service' ? src.service : null,
+    transport: kind === 'transport' ? src.transport : null,
+    food: kind === 'food' ? src.food : null,
+    suggest: allTexts(l.title as Texts),
+  };
+}

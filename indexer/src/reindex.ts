@@ -1,0 +1,140 @@
+import { INDEX_KINDS } from '@guest/catalog';
+import type { Runtime } from '@guest/runtime';
+import { createConcreteIndices, swapAliases, type IndexSet } from './engine/aliases.ts';
+import { runBulk, type BulkOp } from './engine/bulk.ts';
+import { loadEventSources, loadListingSources, loadProjectionContext } from './source/load-sources.ts';
+import { projectListing } from './projection/listing-document.ts';
+import { projectPlace } from './projection/place-document.ts';
+import { projectEventOccurrences } from './projection/event-documents.ts';
+import { progressBar } from './progress.ts';
+import type { Logger } from './deps.ts';
+
+export interface ReindexOptions {
+  progress?: boolean;
+  /**
+   * Mark outbox rows up to the start of the rebuild as done. Only for a caller that knows no
+   * other import was in flight (the demo loader): a concurrent transaction could hold a smaller
+   * id that commits later, whose change the rebuild did not read.
+   */
+  absorbOutbox?: boolean;
+  /** Pause between the alias swap and deleting the old indices, for searches still on them. */
+  oldIndexGraceMs?: number;
+}
+
+export interface ReindexResult {
+  indices: IndexSet;
+  documents: { listings: number; places: number; events: number };
+  seconds: number;
+  docsPerSecond: number;
+}
+
+/**
+ * Full rebuild: fresh versioned indices filled from Postgres, then every alias moved in one
+ * atomic call, then the old indices deleted. Readers keep using the old indices until the swap,
+ * so they never see a half-built one. Changes that the worker applied to the old indices during
+ * the rebuild are queued again afterwards, so the new indices get them too.
+ */
+export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions = {}): Promise<ReindexResult> {
+  const started = Date.now();
+  const prefix = rt.config.INDEX_PREFIX;
+  const chunk = rt.config.INDEXER_REINDEX_BULK_DOCS;
+  const {
+    rows: [mark],
+  } = await rt.database.pool.query<{ max: string }>('select coalesce(max(id), 0) as max from catalog_outbox');
+  const startOutboxId = Number(mark!.max);
+  const ctx = await loadProjectionContext(rt.database.db);
+  const {
+    rows: [counts],
+  } = await rt.database.pool.query<{ listings: string; events: string }>(
+    'select (select count(*) from listings) as listings, (select count(*) from events) as events',
+  );
+  const totalRows = ctx.places.size + Number(counts!.listings) + Number(counts!.events);
+
+  const next = await createConcreteIndices(rt.search, prefix);
+  log.info({ indices: next, startOutboxId }, 'reindex started');
+  // No refreshes while loading: nobody reads these indices before the swap.
+  for (const kind of INDEX_KINDS) await rt.search.putIndexSettings(next[kind], { index: { refresh_interval: '-1' } });
+  const bar = progressBar('reindex', { enabled: opts.progress ?? false });
+  const documents = { listings: 0, places: 0, events: 0 };
+  let rowsDone = 0;
+  const write = async (ops: BulkOp[]) => {
+    for (let i = 0; i < ops.length; i += chunk) {
+      const out = await runBulk(rt.search, ops.slice(i, i + chunk));
+      if (out.failed.length) {
+        throw new Error(
+          `reindex: ${out.failed.length} documents refused, first: ${out.failed[0]!.op.id} ${out.failed[0]!.reason}`,
+        );
+      }
+    }
+  };
+
+  try {
+    const placeOps: BulkOp[] = [...ctx.places.values()].map((p) => {
+      const doc = projectPlace(p, ctx);
+      return { action: 'index', index: next.places, id: String(p.id), version: doc.version, doc };
+    });
+    await write(placeOps);
+    documents.places = placeOps.length;
+    rowsDone += ctx.places.size;
+    bar.tick(rowsDone, totalRows);
+
+    for (let after = 0; ;) {
+      const page = await loadListingSources(rt.database.db, { afterId: after, limit: chunk });
+      if (!page.length) break;
+      after = page[page.length - 1]!.listing.id;
+      const ops: BulkOp[] = [];
+      for (const src of page) {
+        const doc = projectListing(src, ctx);
+        if (doc) ops.push({ action: 'index', index: next.listings, id: String(doc.id), version: doc.version, doc });
+      }
+      await write(ops);
+      documents.listings += ops.length;
+      rowsDone += page.length;
+      bar.tick(rowsDone, totalRows);
+    }
+
+    const eventPage = Math.max(1, Math.floor(chunk / 20));
+    for (let after = 0; ;) {
+      const page = await loadEventSources(rt.database.db, { afterId: after, limit: eventPage });
+      if (!page.length) break;
+      after = page.reduce((m, s) => Math.max(m, s.event.id), after);
+      const ops: BulkOp[] = [];
+      for (const src of page) {
+        for (const o of projectEventOccurrences(src, ctx, rt.clock.now(), rt.config.EVENTS_HORIZON_DAYS)) {
+          ops.push({ action: 'index', index: next.events, id: o.id, version: o.doc.version, doc: o.doc });
+        }
+      }
+      await write(ops);
+      documents.events += ops.length;
+      rowsDone += page.length;
+      bar.tick(rowsDone, totalRows);
+    }
+
+    for (const kind of INDEX_KINDS) {
+      await rt.search.putIndexSettings(next[kind], { index: { refresh_interval: '1s' } });
+      await rt.search.refresh(next[kind]);
+    }
+  } catch (err) {
+    // A failed rebuild leaves the live aliases untouched; only its own indices go.
+    for (const kind of INDEX_KINDS) await rt.search.deleteIndex(next[kind]).catch(() => {});
+    throw err;
+  }
+
+  const grace = opts.oldIndexGraceMs ?? rt.config.INDEXER_OLD_INDEX_GRACE_MS;
+  const old = await swapAliases(rt.search, prefix, next, grace);
+  // Blocks on rows a worker holds right now, then re-queues them: whatever went to the old
+  // indices after the rebuild began is written again, now to the new ones.
+  await rt.database.pool.query('update catalog_outbox set processed_at = null where id > $1', [startOutboxId]);
+  if (opts.absorbOutbox) {
+    await rt.database.pool.query(
+      'update catalog_outbox set processed_at = now() where id <= $1 and processed_at is null and dead_at is null',
+      [startOutboxId],
+    );
+  }
+  await rt.database.pool.query(`select pg_notify('catalog_outbox', '')`);
+  const seconds = (Date.now() - started) / 1000;
+  const total = documents.listings + documents.places + documents.events;
+  bar.done(`${total} documents`);
+  log.info({ indices: next, removed: old, documents, seconds }, 'reindex finished, aliases swapped');
+  return { indices: next, documents, seconds, docsPerSecond: total / seconds };
+}

@@ -1,0 +1,75 @@
+import { DateTime } from 'luxon';
+import type { Weekday } from '@guest/catalog';
+
+export type ScheduleSlot =
+  | { kind: 'once'; date: string; start: string; end: string }
+  | { kind: 'weekly'; days: Weekday[]; from: string; until: string; except: string[]; start: string; end: string };
+
+export interface Occurrence {
+  /** Index of the schedule entry that produced it (two entries may fall on one day). */
+  slot: number;
+  /** Local date of the start, in the event's zone. */
+  day: string;
+  start: string;
+  end: string;
+  startAt: string;
+  endAt: string;
+  endsNextDay: boolean;
+}
+
+const WEEKDAY_NUMBER: Record<Weekday, number> = { mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6, sun: 7 };
+
+/** "Today" for an object is the date at its own zone, not the server's. */
+export function todayIn(zone: string, now: Date): string {
+  return DateTime.fromJSDate(now, { zone }).toISODate()!;
+}
+
+export function addDays(day: string, n: number): string {
+  return DateTime.fromISO(day, { zone: 'UTC' }).plus({ days: n }).toISODate()!;
+}
+
+function instant(day: string, hhmm: string, zone: string): DateTime {
+  // Wall-clock arithmetic in the zone: a local 06:30 stays 06:30 across a DST change; a time
+  // inside a spring-forward gap moves forward to the first valid instant.
+  return DateTime.fromISO(`${day}T${hhmm}`, { zone });
+}
+
+function occurrence(slot: number, day: string, start: string, end: string, zone: string): Occurrence {
+  // An end not after the start means the occurrence runs past midnight into the next day.
+  const endsNextDay = end <= start;
+  const startAt = instant(day, start, zone);
+  const endAt = instant(endsNextDay ? addDays(day, 1) : day, end, zone);
+  return {
+    slot,
+    day,
+    start,
+    end,
+    startAt: startAt.toUTC().toISO({ suppressMilliseconds: true })!,
+    endAt: endAt.toUTC().toISO({ suppressMilliseconds: true })!,
+    endsNextDay,
+  };
+}
+
+/**
+ * Every occurrence whose local start date lies in [today, today + horizonDays), in the event's
+ * zone, ordered by start. Weekly entries skip their `except` dates.
+ */
+export function expandSchedule(slots: ScheduleSlot[], zone: string, today: string, horizonDays: number): Occurrence[] {
+  const last = addDays(today, horizonDays - 1);
+  const out: Occurrence[] = [];
+  slots.forEach((s, slot) => {
+    if (s.kind === 'once') {
+      if (s.date >= today && s.date <= last) out.push(occurrence(slot, s.date, s.start, s.end, zone));
+      return;
+    }
+    const except = new Set(s.except);
+    const days = new Set(s.days.map((d) => WEEKDAY_NUMBER[d]));
+    const first = s.from > today ? s.from : today;
+    const stop = s.until < last ? s.until : last;
+    for (let d = DateTime.fromISO(first, { zone: 'UTC' }); d.toISODate()! <= stop; d = d.plus({ days: 1 })) {
+      const day = d.toISODate()!;
+      if (days.has(d.weekday) && !except.has(day)) out.push(occurrence(slot, day, s.start, s.end, zone));
+    }
+  });
+  return out.sort((a, b) => (a.startAt < b.startAt ? -1 : a.startAt > b.startAt ? 1 : a.slot - b.slot));
+}

@@ -1,0 +1,187 @@
+import { asc, desc, eq, gt, inArray, or, type SQL } from 'drizzle-orm';
+import { schema, type Db } from '@guest/db';
+import { BASE_CURRENCY } from '@guest/catalog';
+import type { ProjectionContext } from '../projection/context.ts';
+import type { ListingSource } from '../projection/listing-document.ts';
+import type { EventSource } from '../projection/event-documents.ts';
+
+export async function loadProjectionContext(db: Db): Promise<ProjectionContext> {
+  const [places, categories, [fx], currencies] = await Promise.all([
+    db.select().from(schema.places),
+    db.select().from(schema.categories),
+    db
+      .select()
+      .from(schema.fxRates)
+      .where(eq(schema.fxRates.base, BASE_CURRENCY))
+      .orderBy(desc(schema.fxRates.date))
+      .limit(1),
+    db.select({ code: schema.currencies.code, minor: schema.currencies.minorUnits }).from(schema.currencies),
+  ]);
+  return {
+    places: new Map(places.map((p) => [p.id, p])),
+    categories: new Map(categories.map((c) => [c.id, c])),
+    fx: fx
+      ? {
+          base: fx.base,
+          rates: fx.rates,
+          minorUnits: Object.fromEntries(currencies.map((c) => [c.code, c.minor])),
+          version: fx.version,
+        }
+      : null,
+  };
+}
+
+/** Listings by id, or one keyset page (`afterId`, `limit`) for a full rebuild. */
+export async function loadListingSources(
+  db: Db,
+  sel: { ids: number[] } | { afterId: number; limit: number },
+): Promise<ListingSource[]> {
+  let where: SQL | undefined;
+  if ('ids' in sel) {
+    if (!sel.ids.length) return [];
+    where = inArray(schema.listings.id, sel.ids);
+  } else where = gt(schema.listings.id, sel.afterId);
+  const q = db.select().from(schema.listings).where(where).orderBy(asc(schema.listings.id));
+  const listings = 'ids' in sel ? await q : await q.limit(sel.limit);
+  if (!listings.length) return [];
+  const ids = listings.map((l) => l.id);
+  const [cats, ams, blocked, stay, exp, svc, tr, food] = await Promise.all([
+    db.select().from(schema.listingCategories).where(inArray(schema.listingCategories.listingId, ids)),
+    db
+      .select({ listingId: schema.listingAmenities.listingId, code: schema.amenities.code })
+      .from(schema.listingAmenities)
+      .innerJoin(schema.amenities, eq(schema.amenities.id, schema.listingAmenities.amenityId))
+      .where(inArray(schema.listingAmenities.listingId, ids)),
+    db.select().from(schema.listingBlockedRanges).where(inArray(schema.listingBlockedRanges.listingId, ids)),
+    db.select().from(schema.listingStay).where(inArray(schema.listingStay.listingId, ids)),
+    db.select().from(schema.listingExperience).where(inArray(schema.listingExperience.listingId, ids)),
+    db.select().from(schema.listingService).where(inArray(schema.listingService.listingId, ids)),
+    db.select().from(schema.listingTransport).where(inArray(schema.listingTransport.listingId, ids)),
+    db.select().from(schema.listingFood).where(inArray(schema.listingFood.listingId, ids)),
+  ]);
+  const group = <T extends { listingId: number }>(rows: T[]) => {
+    const m = new Map<number, T[]>();
+    for (const r of rows) m.set(r.listingId, [...(m.get(r.listingId) ?? []), r]);
+    return m;
+  };
+  const one = <T extends { listingId: number }>(rows: T[]) => new Map(rows.map((r) => [r.listingId, r]));
+  const catsBy = group(cats);
+  const amsBy = group(ams);
+  const blockedBy = group(blocked);
+  const [stayBy, expBy, svcBy, trBy, foodBy] = [one(stay), one(exp), one(svc), one(tr), one(food)];
+  return listings.map((listing) => {
+    const s = stayBy.get(listing.id);
+    const e = expBy.get(listing.id);
+    const v = svcBy.get(listing.id);
+    const t = trBy.get(listing.id);
+    const f = foodBy.get(listing.id);
+    return {
+      listing,
+      categoryIds: (catsBy.get(listing.id) ?? []).map((c) => c.categoryId).sort((a, b) => a - b),
+      amenityCodes: (amsBy.get(listing.id) ?? []).map((a) => a.code).sort(),
+      blocked: (blockedBy.get(listing.id) ?? [])
+        .map((b) => ({ dateFrom: b.dateFrom, dateTo: b.dateTo }))
+        .sort((a, b) => (a.dateFrom < b.dateFrom ? -1 : 1)),
+      stay: s
+        ? {
+            property_type: s.propertyType,
+            room_type: s.roomType,
+            bedrooms: s.bedrooms,
+            beds: s.beds,
+            bathrooms: s.bathrooms,
+            max_guests: s.maxGuests,
+            beach_distance_m: s.beachDistanceM,
+            pets_allowed: s.petsAllowed,
+            smoking_allowed: s.smokingAllowed,
+            children_allowed: s.childrenAllowed,
+            parties_allowed: s.partiesAllowed,
+            long_stay: s.longStay,
+          }
+        : null,
+      experience: e ? { duration_min: e.durationMin, group_size_max: e.groupSizeMax, same_day: e.sameDay } : null,
+      service: v ? { duration_min: v.durationMin, same_day: v.sameDay } : null,
+      transport: t ? { vehicle_kind: t.vehicleKind, transmission: t.transmission, seats: t.seats } : null,
+      food: f ? { format: f.format, diets: f.diets, alcohol: f.alcohol } : null,
+    };
+  });
+}
+
+export async function loadEventSources(
+  db: Db,
+  sel: { ids: number[] } | { afterId: number; limit: number },
+): Promise<EventSource[]> {
+  let events;
+  if ('ids' in sel) {
+    if (!sel.ids.length) return [];
+    events = await db.select().from(schema.events).where(inArray(schema.events.id, sel.ids));
+  } else {
+    events = await db
+      .select()
+      .from(schema.events)
+      .where(gt(schema.events.id, sel.afterId))
+      .orderBy(asc(schema.events.id))
+      .limit(sel.limit);
+  }
+  if (!events.length) return [];
+  const slots = await db
+    .select()
+    .from(schema.eventSchedules)
+    .where(
+      inArray(
+        schema.eventSchedules.eventId,
+        events.map((e) => e.id),
+      ),
+    );
+  return events.map((event) => ({ event, schedule: slots.filter((s) => s.eventId === event.id) }));
+}
+
+/** Ids of places in the subtrees of `roots` (roots included). */
+export function subtreeIds(ctx: ProjectionContext, roots: number[]): number[] {
+  const children = new Map<number, number[]>();
+  for (const p of ctx.places.values()) {
+    if (p.parentId !== null) children.set(p.parentId, [...(children.get(p.parentId) ?? []), p.id]);
+  }
+  const out = new Set<number>();
+  const stack = [...roots];
+  while (stack.length) {
+    const id = stack.pop()!;
+    if (out.has(id)) continue;
+    out.add(id);
+    stack.push(...(children.get(id) ?? []));
+  }
+  return [...out];
+}
+
+export async function listingIdsWhere(db: Db, by: { placeIds?: number[]; categoryIds?: number[]; all?: boolean }) {
+  if (by.all) return (await db.select({ id: schema.listings.id }).from(schema.listings)).map((r) => r.id);
+  const ids = new Set<number>();
+  if (by.placeIds?.length) {
+    for (const r of await db
+      .select({ id: schema.listings.id })
+      .from(schema.listings)
+      .where(inArray(schema.listings.placeId, by.placeIds)))
+      ids.add(r.id);
+  }
+  if (by.categoryIds?.length) {
+    for (const r of await db
+      .select({ id: schema.listingCategories.listingId })
+      .from(schema.listingCategories)
+      .where(inArray(schema.listingCategories.categoryId, by.categoryIds)))
+      ids.add(r.id);
+  }
+  return [...ids];
+}
+
+export async function eventIdsWhere(db: Db, by: { placeIds?: number[]; categoryIds?: number[]; all?: boolean }) {
+  const conds: SQL[] = [];
+  if (!by.all) {
+    if (by.placeIds?.length) conds.push(inArray(schema.events.placeId, by.placeIds));
+    if (by.categoryIds?.length) conds.push(inArray(schema.events.categoryId, by.categoryIds));
+    if (!conds.length) return [];
+  }
+  const rows = await db
+    .select({ id: schema.events.id })
+    .from(schema.events)
+    .where(by.all ? undefined : or(...conds));
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,18 @@
+/** The three indices of the catalog projection. */
+export const INDEX_KINDS = ['listings', 'places', 'events'] as const;
+export type IndexKind = (typeof INDEX_KINDS)[number];
+
+/** What readers query: an alias that always points at one complete concrete index. */
+export function aliasName(prefix: string, kind: IndexKind): string {
+  return `${prefix}-${kind}`;
+}
+
+/** A concrete, versioned index; a rebuild writes a new one and then moves the alias to it. */
+export function concreteIndexName(prefix: string, kind: IndexKind, stamp: number): string {
+  return `${aliasName(prefix, kind)}-v${stamp}`;
+}
+
+/** Document ids in the events index: one per occurrence, stable for the same day and slot. */
+export function occurrenceId(eventId: number, day: string, slot: number): string {
+  return `${eventId}:${day}:${slot}`;
+}

@@ -1,0 +1,6 @@
+// What the indexer writes and the read API reads: record schemas, index names, documents, FX.
+export * from './languages.ts';
+export * from './records.ts';
+export * from './index-names.ts';
+export * from './documents.ts';
+export * from './fx.ts';

@@ -1,0 +1,39 @@
+import pg from 'pg';
+import { inject } from 'vitest';
+
+/** Creates database `name` as a copy of the migrated template of this run; returns its URL. */
+export async function cloneTemplate(baseUrl: string, name: string): Promise<string> {
+  const admin = new URL(baseUrl);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await client.query(`create database "${name}" template "${inject('templateDatabase')}"`);
+        break;
+      } catch (err: any) {
+        // Two clones of one template at the same moment can collide; the second simply waits.
+        if (attempt >= 20 || !/being accessed by other users/.test(String(err?.message))) throw err;
+        await new Promise((r) => setTimeout(r, 150));
+      }
+    }
+  } finally {
+    await client.end();
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function dropDatabase(baseUrl: string, name: string): Promise<void> {
+  const admin = new URL(baseUrl);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await client.end();
+  }
+}
