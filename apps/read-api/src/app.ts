@@ -3,6 +3,8 @@ import type { AppPlugin } from '@guest/http-kit';
 import i18nRoutes from './routes/v1/i18n.ts';
 import languagesRoutes from './routes/v1/i18n/languages.ts';
 import mapRoutes from './routes/v1/map.ts';
+import eventsRoutes from './routes/v1/events/index.ts';
+import searchRoutes from './routes/v1/search/index.ts';
 
 /**
  * The read API: search, map, suggest, events and reference data, answered from the index.
@@ -12,6 +14,8 @@ async function readApiPlugin(app: FastifyInstance): Promise<void> {
   await app.register(i18nRoutes);
   await app.register(languagesRoutes);
   await app.register(mapRoutes);
+  await app.register(eventsRoutes);
+  await app.register(searchRoutes);
 }
 
 export const readApi: AppPlugin = { name: 'read-api', plugin: readApiPlugin };

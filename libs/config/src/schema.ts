@@ -70,6 +70,8 @@ export const envSchema = z.object({
   CALENDAR_DAYS_DEFAULT: int(14, 1, 366),
   CALENDAR_DAYS_MAX: int(62, 1, 366),
   MAP_MAX_POINTS: int(500, 1, 10_000),
+  /** Search suggest (spec 4.7): at most this many places and this many listings. */
+  SEARCH_SUGGEST_LIMIT: int(5, 1, 20),
 
   MAP_UPSTREAM_URL: z.string().default('https://tiles.invalid'),
   MAP_UPSTREAM_TIMEOUT_MS: int(5000, 100, 60_000),
@@ -163,6 +165,8 @@ export const envSchema = z.object({
   I18N_CACHE_MAX_AGE_S: int(300, 0, 86_400),
   /** Cache-Control max-age of /v1/config, /v1/nodes and /v1/i18n/languages. */
   REFERENCE_CACHE_MAX_AGE_S: int(60, 0, 86_400),
+  /** `/v1/config` `region`: the nearest place centre to the map start counts only within this distance. */
+  MAP_REGION_MATCH_KM: int(150, 1, 2000),
 
   // Profile, preferences and private files (spec 4.2, 4.3; DESIGN G8b).
   /** Longest side of a stored avatar, in pixels; larger photos are scaled down. */
@@ -178,6 +182,18 @@ export const envSchema = z.object({
   TRANSACTIONS_LIMIT_MAX: int(100, 1, 100),
   /** Largest JSON of one saved search-filter section, in bytes. */
   SEARCH_FILTER_SECTION_MAX_BYTES: int(8192, 256, 65_536),
+
+  // Read API places, categories, amenities and events (spec 4.5, 4.8; DESIGN G4b, G8c).
+  /** Radius around `near` for the events filters when `radius_m` is not given. */
+  EVENTS_NEAR_RADIUS_DEFAULT_M: int(10_000, 1, 1_000_000),
+  /** Most distinct events the upcoming list orders in one request (engine terms buckets). */
+  EVENTS_UPCOMING_MAX_EVENTS: int(20_000, 100, 60_000),
+  /** Next occurrences shown on an event's page. */
+  EVENT_PAGE_OCCURRENCES: int(10, 1, 100),
+  /** Places in `GET /v1/places/popular`. */
+  PLACES_POPULAR_LIMIT: int(20, 1, 200),
+  /** In-memory cache of small reference lists read from Postgres (categories, amenities); 0 = off. */
+  REFERENCE_LIST_CACHE_TTL_S: int(60, 0, 86_400),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import { cursorParam } from '@guest/http-kit';
+
+/**
+ * The shared event filter parameters (spec 4.8), ONE schema reused by the calendar, upcoming,
+ * the by-day feed and the events map. Cross-field rules (day vs. a range, day_from after day_to,
+ * radius_m without near) are checked by `resolveEventWindow` / `resolveGeo`, so that each route can
+ * extend this object with its own parameters.
+ */
+
+export const ENTRY_VALUES = ['free', 'paid', 'any'] as const;
+export const TIME_VALUES = ['morning', 'day', 'evening', 'any'] as const;
+export const AUDIENCE_VALUES = ['family', 'adults', 'any'] as const;
+export const CROWD_VALUES = ['intimate', 'small', 'medium', 'large'] as const;
+export const EVENT_LANG_VALUES = ['ru', 'en', 'th', 'zh-Hans', 'multi', 'any'] as const;
+export const DEFAULT_EVENTS_TIMEZONE = 'Asia/Bangkok';
+
+/** True for a real IANA zone name (`Asia/Bangkok`, `UTC`); offsets such as `+07:00` are refused. */
+export function isIanaZone(tz: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(tz)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `YYYY-MM-DD` that is a real calendar date (2026-02-30 is refused). */
+export const dateParam = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine((v) => {
+    const d = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+  }, 'is not a calendar date')
+  .meta({ format: 'date' });
+
+/**
+ * A list parameter: repeated (`crowd=small&crowd=large`) or comma-separated (`crowd=small,large`).
+ * A bad item fails the parameter itself, so `details.field` names the parameter.
+ */
+export function listParam<T extends z.ZodType<string>>(item: T, description: string) {
+  return z
+    .union([z.string(), z.array(z.string())])
+    .transform((v, ctx): Array<z.output<T>> => {
+      const items = (Array.isArray(v) ? v : [v])
+        .flatMap((s) => s.split(','))
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const bad = items.filter((i) => !item.safeParse(i).success);
+      if (bad.length || items.length > 50) {
+        ctx.addIssue({
+          code: 'custom',
+          message: bad.length ? `not allowed: ${bad.slice(0, 5).join(', ')}` : 'at most 50 values',
+        });
+        return z.NEVER;
+      }
+      return items as Array<z.output<T>>;
+    })
+    .optional()
+    .meta({ description });
+}
+
+const num = (s: string | undefined) => (s !== undefined && /^-?\d+(\.\d+)?$/.test(s.trim()) ? Number(s) : NaN);
+
+export interface BBox {
+  minLon: number;
+  minLat: number;
+  maxLon: number;
+  maxLat: number;
+}
+
+export const bboxParam = z
+  .string()
+  .transform((v, ctx): BBox => {
+    const [a, b, c, d, extra] = v.split(',');
+    const [minLon, minLat, maxLon, maxLat] = [num(a), num(b), num(c), num(d)];
+    const ok =
+      extra === undefined &&
+      [minLon, minLat, maxLon, maxLat].every(Number.isFinite) &&
+      Math.abs(minLon) <= 180 &&
+      Math.abs(maxLon) <= 180 &&
+      Math.abs(minLat) <= 90 &&
+      Math.abs(maxLat) <= 90 &&
+      minLat <= maxLat;
+    if (!ok) {
+      ctx.addIssue({ code: 'custom', message: 'must be minLon,minLat,maxLon,maxLat in degrees, minLat <= maxLat' });
+      return z.NEVER;
+    }
+    return { minLon, minLat, maxLon, maxLat };
+  })
+  .optional()
+  .meta({
+    description: 'Box `minLon,minLat,maxLon,maxLat` (degrees). minLon > maxLon crosses the antimeridian.',
+  });
+
+export const nearParam = z
+  .string()
+  .transform((v, ctx) => {
+    const [a, b, extra] = v.split(',');
+    const lat = num(a);
+    const lon = num(b);
+    if (
+      extra !== undefined ||
+      !Number.isFinite(lat) ||
+      !Number.isFinite(lon) ||
+      Math.abs(lat) > 90 ||
+      Math.abs(lon) > 180
+    ) {
+      ctx.addIssue({ code: 'custom', message: 'must be lat,lon in degrees' });
+      return z.NEVER;
+    }
+    return { lat, lon };
+  })
+  .optional()
+  .meta({ description: 'Point `lat,lon`: only events within `radius_m` of it.' });
+
+export const EventFilterParams = z
+  .object({
+    day: dateParam.optional().meta({ description: 'One day (venue zone). Not applied to the calendar strip.' }),
+    day_from: dateParam.optional().meta({ description: 'First day of a range (venue zone), inclusive.' }),
+    day_to: dateParam.optional().meta({ description: 'Last day of a range (venue zone), inclusive.' }),
+    category: listParam(
+      z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be a category code'),
+      'Event category codes; any matches.',
+    ),
+    entry: z.enum(ENTRY_VALUES).default('any'),
+    time: z.enum(TIME_VALUES).default('any').meta({
+      description:
+        'By local start time at the venue: `morning` 05:00–11:59, `day` 12:00–16:59, `evening` 17:00–04:59 (through the night).',
+    }),
+    audience: z.enum(AUDIENCE_VALUES).default('any').meta({ description: 'Exact audience of the event.' }),
+    crowd: listParam(
+      z.enum(CROWD_VALUES),
+      'Expected crowd sizes (`intimate`, `small`, `medium`, `large`); any matches.',
+    ),
+    event_lang: z
+      .enum(EVENT_LANG_VALUES)
+      .default('any')
+      .meta({ description: 'Language the event is held in; exact match (`multi` means several languages).' }),
+    q: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({
+        description:
+          'Words matched against name, description, venue and place, in all languages at once; all words must match.',
+      }),
+    bbox: bboxParam,
+    near: nearParam,
+    radius_m: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .optional()
+      .meta({ description: 'Radius around `near` in metres; default EVENTS_NEAR_RADIUS_DEFAULT_M. Needs `near`.' }),
+    timezone: z
+      .string()
+      .default(DEFAULT_EVENTS_TIMEZONE)
+      .refine(isIanaZone, 'must be an IANA time zone, e.g. Asia/Bangkok')
+      .meta({ description: 'IANA zone in which "today" is computed; default `Asia/Bangkok`.' }),
+    cursor: cursorParam,
+    lang: z.string().max(35).optional().meta({ description: 'Response language (else `Accept-Language`).' }),
+  })
+  .meta({ description: 'Shared event filters (spec 4.8).' });
+
+export type EventFilterQuery = z.infer<typeof EventFilterParams>;

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import {
+  calendarQuery,
+  eventQuery,
+  feedQuery,
+  mapQuery,
+  nearestQuery,
+  upcomingQuery,
+  type EventScope,
+} from './query.ts';
+
+const now = new Date('2026-12-01T10:00:00Z');
+const base: EventScope = {
+  filters: { entry: 'any', time: 'any', audience: 'any', eventLang: 'any' },
+  window: { from: '2026-12-01', to: '2026-12-30' },
+  today: '2026-12-01',
+  now,
+};
+const endedToday = {
+  bool: { filter: [{ term: { day: '2026-12-01' } }, { range: { end_at: { lte: '2026-12-01T10:00:00.000Z' } } }] },
+};
+
+describe('eventQuery', () => {
+  it("with no filters reads the window and cuts only today's ended occurrences (calendar rule 3)", () => {
+    expect(eventQuery(base)).toEqual({
+      bool: { filter: [{ range: { day: { gte: '2026-12-01', lte: '2026-12-30' } } }], must_not: [endedToday] },
+    });
+  });
+
+  it('turns every shared filter into one clause', () => {
+    const q = eventQuery({
+      ...base,
+      filters: {
+        categories: ['music', 'yoga'],
+        entry: 'free',
+        time: 'morning',
+        audience: 'family',
+        crowd: ['small', 'medium'],
+        eventLang: 'ru',
+        q: 'beach party',
+        bbox: { minLon: 98.2, minLat: 7.7, maxLon: 98.4, maxLat: 7.9 },
+        near: { lat: 7.8, lon: 98.3, radiusM: 5000 },
+      },
+    });
+    expect((q as any).bool.filter).toEqual([
+      { range: { day: { gte: '2026-12-01', lte: '2026-12-30' } } },
+      { terms: { 'category.code': ['music', 'yoga'] } },
+      { term: { entry: 'free' } },
+      { range: { start_minute: { gte: 300, lte: 719 } } },
+      { term: { audience: 'family' } },
+      { terms: { crowd: ['small', 'medium'] } },
+      { term: { event_lang: 'ru' } },
+      { match: { text_all: { query: 'beach party', operator: 'and' } } },
+      { geo_bounding_box: { location: { top_left: { lat: 7.9, lon: 98.2 }, bottom_right: { lat: 7.7, lon: 98.4 } } } },
+      { geo_distance: { distance: '5000m', location: { lat: 7.8, lon: 98.3 } } },
+    ]);
+  });
+});
+
+describe('calendarQuery', () => {
+  it('counts distinct events per venue day', () => {
+    const body = calendarQuery(base) as any;
+    expect(body.size).toBe(0);
+    expect(body.aggs.days.date_histogram).toEqual({
+      field: 'day',
+      calendar_interval: 'day',
+      format: 'yyyy-MM-dd',
+      min_doc_count: 1,
+    });
+    expect(body.aggs.days.aggs.events.cardinality.field).toBe('event_id');
+  });
+});
+
+describe('upcomingQuery (one card per event, ordered by first local start, then id)', () => {
+  it('orders event buckets by their earliest local start and takes limit + 1', () => {
+    const body = upcomingQuery(base, { limit: 20, withTotal: false, maxEvents: 20000 }) as any;
+    expect(body.aggs.events.terms).toEqual({
+      field: 'event_id',
+      size: 20000,
+      order: [{ first: 'asc' }, { _key: 'asc' }],
+    });
+    expect(body.aggs.events.aggs.first.min.script.source).toContain("doc['start_minute']");
+    expect(body.aggs.events.aggs.page).toEqual({ bucket_sort: { size: 21 } });
+    expect(body.aggs.events.aggs.after).toBeUndefined();
+    expect(body.aggs.total).toBeUndefined();
+  });
+
+  it('continues strictly after the cursor position and counts the total when asked', () => {
+    const body = upcomingQuery(base, { limit: 5, after: { k: 123, id: 7 }, withTotal: true, maxEvents: 100 }) as any;
+    expect(body.aggs.events.aggs.after.bucket_selector.script.params).toEqual({ k: 123, cid: 7 });
+    expect(body.aggs.total).toEqual({ cardinality: { field: 'event_id', precision_threshold: 40000 } });
+  });
+});
+
+describe('nearestQuery and feedQuery', () => {
+  it('collapses on the event and sorts by day, start time, event', () => {
+    const body = nearestQuery(base, [3, 1]) as any;
+    expect(body.collapse).toEqual({ field: 'event_id' });
+    expect(body.sort.slice(0, 3)).toEqual([{ day: 'asc' }, { start_time: 'asc' }, { event_id: 'asc' }]);
+    expect(body.query.bool.filter.at(-1)).toEqual({ terms: { event_id: [3, 1] } });
+  });
+  it('pages the feed with search_after', () => {
+    expect((feedQuery(base, { limit: 10 }) as any).search_after).toBeUndefined();
+    const body = feedQuery(base, { limit: 10, after: [1, '10:00', 3, 2] }) as any;
+    expect(body.size).toBe(11);
+    expect(body.search_after).toEqual([1, '10:00', 3, 2]);
+  });
+});
+
+describe('mapQuery', () => {
+  it('clusters up to zoom 12 and gives points beyond', () => {
+    expect((mapQuery(base, { zoom: 12, maxPoints: 500 }) as any).aggs.cells.geotile_grid.precision).toBe(14);
+    const points = mapQuery(base, { zoom: 13, maxPoints: 500 }) as any;
+    expect(points.size).toBe(500);
+    expect(points.collapse).toEqual({ field: 'event_id' });
+  });
+});

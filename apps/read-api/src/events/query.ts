@@ -1,0 +1,204 @@
+import type { BBox } from './params.ts';
+import { timeOfDayClause, type TimeOfDay } from './time-of-day.ts';
+import type { DayWindow } from './window.ts';
+
+/**
+ * Pure query builders for the events index (one document per occurrence): filters in, query DSL
+ * out. Unit-tested against expected JSON (query.test.ts) and proven on the real engine by the
+ * route tests under test/read-api.
+ */
+
+type Json = Record<string, unknown>;
+
+export interface EventFilters {
+  categories?: string[] | undefined;
+  entry: 'free' | 'paid' | 'any';
+  time: TimeOfDay | 'any';
+  audience: 'family' | 'adults' | 'any';
+  crowd?: string[] | undefined;
+  eventLang: string;
+  q?: string | undefined;
+  bbox?: BBox | undefined;
+  near?: { lat: number; lon: number; radiusM: number } | undefined;
+}
+
+export interface EventScope {
+  filters: EventFilters;
+  /** Venue-zone days read, inclusive. */
+  window: DayWindow;
+  /** Today in the request's `timezone`. */
+  today: string;
+  now: Date;
+}
+
+/** Occurrences that match every filter inside the window, without today's already-ended ones. */
+export function eventQuery(scope: EventScope, extra: Json[] = []): Json {
+  const f = scope.filters;
+  const filter: Json[] = [{ range: { day: { gte: scope.window.from, lte: scope.window.to } } }];
+  if (f.categories?.length) filter.push({ terms: { 'category.code': f.categories } });
+  if (f.entry !== 'any') filter.push({ term: { entry: f.entry } });
+  if (f.time !== 'any') filter.push(timeOfDayClause(f.time));
+  if (f.audience !== 'any') filter.push({ term: { audience: f.audience } });
+  if (f.crowd?.length) filter.push({ terms: { crowd: f.crowd } });
+  if (f.eventLang !== 'any') filter.push({ term: { event_lang: f.eventLang } });
+  if (f.q) filter.push({ match: { text_all: { query: f.q, operator: 'and' } } });
+  if (f.bbox) {
+    filter.push({
+      geo_bounding_box: {
+        location: {
+          top_left: { lat: f.bbox.maxLat, lon: f.bbox.minLon },
+          bottom_right: { lat: f.bbox.minLat, lon: f.bbox.maxLon },
+        },
+      },
+    });
+  }
+  if (f.near) {
+    filter.push({ geo_distance: { distance: `${f.near.radiusM}m`, location: { lat: f.near.lat, lon: f.near.lon } } });
+  }
+  filter.push(...extra);
+  return {
+    bool: {
+      filter,
+      // Calendar rule 3: in today's day, events that have already ended do not count.
+      must_not: [
+        { bool: { filter: [{ term: { day: scope.today } }, { range: { end_at: { lte: scope.now.toISOString() } } }] } },
+      ],
+    },
+  };
+}
+
+/** Events per day of the strip: distinct events, so two shows of one event on a day count once. */
+export function calendarQuery(scope: EventScope): Json {
+  return {
+    size: 0,
+    track_total_hits: false,
+    query: eventQuery(scope),
+    aggs: {
+      days: {
+        date_histogram: { field: 'day', calendar_interval: 'day', format: 'yyyy-MM-dd', min_doc_count: 1 },
+        aggs: { events: { cardinality: { field: 'event_id', precision_threshold: CARDINALITY_PRECISION } } },
+      },
+    },
+  };
+}
+
+/** Below this many distinct values the engine's cardinality count is exact (its maximum). */
+export const CARDINALITY_PRECISION = 40_000;
+
+/**
+ * Sort key of an occurrence in the order "day, start time" (upcoming rule 2): the local wall-clock
+ * start as milliseconds, comparable across venues in different zones.
+ */
+export const LOCAL_START_SCRIPT = "doc['day'].value.toInstant().toEpochMilli() + doc['start_minute'].value * 60000L";
+
+/** Keyset position after the last card of a page: its local start key and event id. */
+export interface UpcomingAfter {
+  k: number;
+  id: number;
+}
+
+/**
+ * Upcoming rule 1: one card per event, at its nearest matching occurrence. Events are buckets
+ * ordered by their first local start, then event id (rule 2); the page continues after `after`.
+ * The engine answers with event ids only; `nearestQuery` then fetches the cards.
+ */
+export function upcomingQuery(
+  scope: EventScope,
+  opts: { limit: number; after?: UpcomingAfter | undefined; withTotal: boolean; maxEvents: number },
+): Json {
+  const bucketAggs: Json = { first: { min: { script: { source: LOCAL_START_SCRIPT, lang: 'painless' } } } };
+  if (opts.after) {
+    bucketAggs.after = {
+      bucket_selector: {
+        buckets_path: { m: 'first', id: '_key' },
+        script: {
+          source: 'params.m > params.k || (params.m == params.k && params.id > params.cid)',
+          params: { k: opts.after.k, cid: opts.after.id },
+        },
+      },
+    };
+  }
+  bucketAggs.page = { bucket_sort: { size: opts.limit + 1 } };
+  const aggs: Json = {
+    events: {
+      terms: { field: 'event_id', size: opts.maxEvents, order: [{ first: 'asc' }, { _key: 'asc' }] },
+      aggs: bucketAggs,
+    },
+  };
+  if (opts.withTotal) aggs.total = { cardinality: { field: 'event_id', precision_threshold: CARDINALITY_PRECISION } };
+  return { size: 0, track_total_hits: false, query: eventQuery(scope), aggs };
+}
+
+export const OCCURRENCE_SORT = [{ day: 'asc' }, { start_time: 'asc' }, { event_id: 'asc' }, { start_at: 'asc' }];
+
+/** The nearest matching occurrence of each of `eventIds` (one per event, by collapse). */
+export function nearestQuery(scope: EventScope, eventIds: number[]): Json {
+  return {
+    size: eventIds.length,
+    track_total_hits: false,
+    query: eventQuery(scope, [{ terms: { event_id: eventIds } }]),
+    collapse: { field: 'event_id' },
+    sort: OCCURRENCE_SORT,
+  };
+}
+
+/** The by-day feed: every matching occurrence on its day, in upcoming order, keyset-paged. */
+export function feedQuery(scope: EventScope, opts: { limit: number; after?: unknown[] | undefined }): Json {
+  const body: Json = {
+    size: opts.limit + 1,
+    track_total_hits: false,
+    query: eventQuery(scope),
+    sort: OCCURRENCE_SORT,
+  };
+  if (opts.after) body.search_after = opts.after;
+  return body;
+}
+
+/** Map cells of the geotile grid used below `zoom` 13, two levels finer than the view. */
+export function mapPrecision(zoom: number): number {
+  return Math.min(zoom + 2, 29);
+}
+
+/**
+ * Events map: up to zoom 12 clusters (geotile cells with distinct-event counts, centroid, bounds),
+ * beyond that one point per event (its nearest matching occurrence), at most `maxPoints`.
+ */
+export function mapQuery(scope: EventScope, opts: { zoom: number; maxPoints: number }): Json {
+  const total = { cardinality: { field: 'event_id', precision_threshold: CARDINALITY_PRECISION } };
+  if (opts.zoom <= 12) {
+    return {
+      size: 0,
+      track_total_hits: false,
+      query: eventQuery(scope),
+      aggs: {
+        total,
+        cells: {
+          geotile_grid: { field: 'location', precision: mapPrecision(opts.zoom), size: 10_000 },
+          aggs: {
+            events: { cardinality: { field: 'event_id', precision_threshold: CARDINALITY_PRECISION } },
+            centroid: { geo_centroid: { field: 'location' } },
+            bounds: { geo_bounds: { field: 'location' } },
+          },
+        },
+      },
+    };
+  }
+  return {
+    size: opts.maxPoints,
+    track_total_hits: false,
+    query: eventQuery(scope),
+    collapse: { field: 'event_id' },
+    sort: OCCURRENCE_SORT,
+    aggs: { total },
+  };
+}
+
+/** An event's next occurrences (not yet ended), for its page. */
+export function eventPageQuery(slug: string, now: Date, size: number): Json {
+  return {
+    size,
+    track_total_hits: false,
+    query: { bool: { filter: [{ term: { slug } }, { range: { end_at: { gt: now.toISOString() } } }] } },
+    sort: [{ start_at: 'asc' }, { start_time: 'asc' }],
+  };
+}

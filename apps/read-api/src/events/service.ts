@@ -1,0 +1,202 @@
+import type { FastifyInstance } from 'fastify';
+import { aliasName, type ContentLanguage, type EventOccurrenceDocument } from '@guest/catalog';
+import { textIn, toEventCard } from './card.ts';
+import {
+  calendarQuery,
+  eventPageQuery,
+  feedQuery,
+  mapQuery,
+  nearestQuery,
+  upcomingQuery,
+  type EventScope,
+  type UpcomingAfter,
+} from './query.ts';
+import { checkFingerprint, listFingerprint } from './scope.ts';
+import type { EventCardT } from './schemas.ts';
+import { calendarWindow } from './window.ts';
+
+/** Runs the events queries on the engine and shapes the answers. */
+
+export function eventsIndex(app: FastifyInstance): string {
+  return aliasName(app.runtime.config.INDEX_PREFIX, 'events');
+}
+
+export async function loadCalendar(
+  app: FastifyInstance,
+  scopeBase: Omit<EventScope, 'window'>,
+  first: string,
+  days: number,
+): Promise<Array<{ date: string; count: number }>> {
+  const { strip, read } = calendarWindow(first, days, scopeBase.today, app.runtime.config.EVENTS_HORIZON_DAYS);
+  const counts = new Map<string, number>();
+  if (read) {
+    const res = await app.runtime.search.search(eventsIndex(app), calendarQuery({ ...scopeBase, window: read }));
+    for (const b of res.aggregations?.days?.buckets ?? []) counts.set(b.key_as_string, b.events.value);
+  }
+  return strip.map((date) => ({ date, count: counts.get(date) ?? 0 }));
+}
+
+interface UpcomingCursor {
+  h: string;
+  k: number;
+  id: number;
+}
+
+export async function loadUpcoming(
+  app: FastifyInstance,
+  scope: EventScope | null,
+  opts: { limit: number; cursor?: string | undefined; withTotal: boolean; lang: ContentLanguage },
+) {
+  const empty = { items: [], next_cursor: null, has_more: false, total: opts.withTotal ? 0 : null };
+  const h = scope ? listFingerprint(scope, 'upcoming') : 'empty';
+  let after: UpcomingAfter | undefined;
+  if (opts.cursor) {
+    const c = app.cursors.decode<UpcomingCursor>('events-upcoming', opts.cursor);
+    checkFingerprint(h, c?.h);
+    after = { k: c.k, id: c.id };
+  }
+  if (!scope) return empty;
+  const index = eventsIndex(app);
+  const res = await app.runtime.search.search(
+    index,
+    upcomingQuery(scope, {
+      limit: opts.limit,
+      after,
+      withTotal: opts.withTotal,
+      maxEvents: app.runtime.config.EVENTS_UPCOMING_MAX_EVENTS,
+    }),
+  );
+  const buckets: Array<{ key: number; first: { value: number } }> = res.aggregations?.events?.buckets ?? [];
+  const hasMore = buckets.length > opts.limit;
+  const page = buckets.slice(0, opts.limit);
+  const cards = await nearestCards(
+    app,
+    scope,
+    page.map((b) => Number(b.key)),
+    opts.lang,
+  );
+  const last = page.at(-1);
+  return {
+    items: cards,
+    has_more: hasMore,
+    next_cursor:
+      hasMore && last ? app.cursors.encode('events-upcoming', { h, k: last.first.value, id: Number(last.key) }) : null,
+    total: opts.withTotal ? (res.aggregations?.total?.value ?? 0) : null,
+  };
+}
+
+async function nearestCards(
+  app: FastifyInstance,
+  scope: EventScope,
+  ids: number[],
+  lang: ContentLanguage,
+): Promise<EventCardT[]> {
+  if (!ids.length) return [];
+  const res = await app.runtime.search.search<EventOccurrenceDocument>(eventsIndex(app), nearestQuery(scope, ids));
+  const byId = new Map(res.hits.map((h) => [h._source.event_id, h._source]));
+  return ids.flatMap((id) => {
+    const doc = byId.get(id);
+    return doc ? [toEventCard(doc, lang)] : [];
+  });
+}
+
+interface FeedCursor {
+  h: string;
+  after: unknown[];
+}
+
+export async function loadFeed(
+  app: FastifyInstance,
+  scope: EventScope | null,
+  opts: { limit: number; cursor?: string | undefined; lang: ContentLanguage },
+) {
+  const h = scope ? listFingerprint(scope, 'feed') : 'empty';
+  let after: unknown[] | undefined;
+  if (opts.cursor) {
+    const c = app.cursors.decode<FeedCursor>('events-feed', opts.cursor);
+    checkFingerprint(h, c?.h);
+    after = c.after;
+  }
+  if (!scope) return { items: [], next_cursor: null, has_more: false };
+  const res = await app.runtime.search.search<EventOccurrenceDocument>(
+    eventsIndex(app),
+    feedQuery(scope, { limit: opts.limit, after }),
+  );
+  const hasMore = res.hits.length > opts.limit;
+  const hits = res.hits.slice(0, opts.limit);
+  const days: Array<{ date: string; events: EventCardT[] }> = [];
+  for (const hit of hits) {
+    const card = toEventCard(hit._source, opts.lang);
+    const lastDay = days.at(-1);
+    if (lastDay?.date === card.day) lastDay.events.push(card);
+    else days.push({ date: card.day, events: [card] });
+  }
+  const last = hits.at(-1);
+  return {
+    items: days,
+    has_more: hasMore,
+    next_cursor: hasMore && last?.sort ? app.cursors.encode('events-feed', { h, after: last.sort }) : null,
+  };
+}
+
+export async function loadMap(app: FastifyInstance, scope: EventScope | null, zoom: number, lang: ContentLanguage) {
+  const empty = { clusters: [], points: [], truncated: false, total: 0 };
+  if (!scope) return empty;
+  const maxPoints = app.runtime.config.MAP_MAX_POINTS;
+  const res = await app.runtime.search.search<EventOccurrenceDocument>(
+    eventsIndex(app),
+    mapQuery(scope, { zoom, maxPoints }),
+  );
+  const total: number = res.aggregations?.total?.value ?? 0;
+  if (zoom <= 12) {
+    const clusters = (res.aggregations?.cells?.buckets ?? []).map((b: any) => ({
+      lat: b.centroid.location.lat,
+      lon: b.centroid.location.lon,
+      count: b.events.value,
+      bbox: [
+        b.bounds.bounds.top_left.lon,
+        b.bounds.bounds.bottom_right.lat,
+        b.bounds.bounds.bottom_right.lon,
+        b.bounds.bounds.top_left.lat,
+      ] as [number, number, number, number],
+    }));
+    return { clusters, points: [], truncated: false, total };
+  }
+  const points = res.hits.map((h) => {
+    const card = toEventCard(h._source, lang);
+    return {
+      id: card.id,
+      slug: card.slug,
+      title: card.title,
+      category_code: card.category.code,
+      day: card.day,
+      start_time: card.start_time,
+      lat: card.point.lat,
+      lon: card.point.lon,
+    };
+  });
+  return { clusters: [], points, truncated: total > points.length, total };
+}
+
+export async function loadEventPage(app: FastifyInstance, slug: string, lang: ContentLanguage) {
+  const now = app.runtime.clock.now();
+  const res = await app.runtime.search.search<EventOccurrenceDocument>(
+    eventsIndex(app),
+    eventPageQuery(slug, now, app.runtime.config.EVENT_PAGE_OCCURRENCES),
+  );
+  const first = res.hits[0]?._source;
+  if (!first) return null;
+  const card = toEventCard(first, lang);
+  return {
+    ...card,
+    description: textIn(first.description, lang),
+    next_occurrences: res.hits.map(({ _source: d }) => ({
+      day: d.day,
+      start_time: d.start_time,
+      end_time: d.end_time,
+      ends_next_day: d.ends_next_day,
+      start_at: d.start_at,
+      end_at: d.end_at,
+    })),
+  };
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponses, limitParam } from '@guest/http-kit';
+import { dateParam, EventFilterParams } from '../../../events/params.ts';
+import { CalendarResponse } from '../../../events/schemas.ts';
+import { requestToday, resolveFilters } from '../../../events/scope.ts';
+import { loadCalendar } from '../../../events/service.ts';
+import { checkDayFilters } from '../../../events/window.ts';
+
+export default async function calendarRoute(app: FastifyInstance) {
+  const { config } = app.runtime;
+  const Query = EventFilterParams.extend({
+    first: dateParam.optional().meta({ description: 'First day of the strip; default today in `timezone`.' }),
+    days: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(config.CALENDAR_DAYS_MAX)
+      .default(config.CALENDAR_DAYS_DEFAULT)
+      .meta({
+        description: `Days in the strip, 1 to ${config.CALENDAR_DAYS_MAX}; default ${config.CALENDAR_DAYS_DEFAULT}.`,
+      }),
+    limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX)
+      .optional()
+      .meta({
+        description:
+          'Accepted for parity with the feed (the same query string works for both); it does not change the strip.',
+      }),
+  });
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/v1/events/calendar',
+    {
+      schema: {
+        tags: ['events'],
+        summary: 'Calendar strip: distinct events per day matching the filters',
+        description:
+          'Counts with the same filters as the feed (rule 1). `day`, `day_from` and `day_to` are validated but not ' +
+          "applied: the strip always shows the whole window from `first` (rule 2). In today's day (in `timezone`, from " +
+          'the server clock) events that have already ended are not counted; other days are not cut (rule 3). Days past ' +
+          'the 180-day schedule horizon count 0. `cursor` has no meaning here and is ignored.',
+        querystring: Query,
+        response: { 200: CalendarResponse, ...errorResponses(400, 429, 500) },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      checkDayFilters(q);
+      const now = app.runtime.clock.now();
+      const today = requestToday(now, q);
+      const filters = resolveFilters(q, config);
+      const days = await loadCalendar(app, { filters, today, now }, q.first ?? today, q.days);
+      return { days, timezone: q.timezone, today };
+    },
+  );
+}

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponses, limitParam, queryBool } from '@guest/http-kit';
+import { EventFilterParams } from '../../../events/params.ts';
+import { UpcomingResponse } from '../../../events/schemas.ts';
+import { requestToday, resolveFilters } from '../../../events/scope.ts';
+import { loadUpcoming } from '../../../events/service.ts';
+import { listWindow } from '../../../events/window.ts';
+
+/** `days` of the upcoming list and the feed: window from today, ignored with `day` or `day_to`. */
+export function windowDaysParam(def: number, max: number) {
+  return z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(max)
+    .default(def)
+    .meta({
+      description: `Window in days from today, 1 to ${max}; default ${def}. Ignored when \`day\` or \`day_to\` is given.`,
+    });
+}
+
+export default async function upcomingRoute(app: FastifyInstance) {
+  const { config } = app.runtime;
+  const Query = EventFilterParams.extend({
+    limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX),
+    days: windowDaysParam(config.UPCOMING_DAYS_DEFAULT, config.EVENTS_HORIZON_DAYS),
+    with_total: queryBool.default(false).meta({ description: 'Also count the distinct matching events (`total`).' }),
+  });
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/v1/events/upcoming',
+    {
+      schema: {
+        tags: ['events'],
+        summary: 'Upcoming events: one card per event at its nearest matching day',
+        description:
+          'One card per event, carrying its nearest matching occurrence (rule 1). Order: day, local start time, event ' +
+          'id — the same order as the by-day feed (rule 2). Schedules are read up to the 180-day horizon (rule 3). ' +
+          'Days never start before today (in `timezone`); occurrences that have already ended are left out.',
+        querystring: Query,
+        response: { 200: UpcomingResponse, ...errorResponses(400, 429, 500) },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const now = app.runtime.clock.now();
+      const today = requestToday(now, q);
+      const filters = resolveFilters(q, config);
+      const window = listWindow(q, today, config.EVENTS_HORIZON_DAYS);
+      return loadUpcoming(app, window ? { filters, window, today, now } : null, {
+        limit: q.limit,
+        cursor: q.cursor,
+        withTotal: q.with_total,
+        lang: req.lang,
+      });
+    },
+  );
+}

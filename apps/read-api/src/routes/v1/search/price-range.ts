@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses, errors } from '@guest/http-kit';
+import { convertMinor, LISTING_KINDS } from '@guest/catalog';
+import type { SearchDeps } from '../../../search/context.ts';
+import { SearchFilters } from '../../../search/filters.ts';
+import {
+  buildHistogramRequest,
+  buildPriceStatsRequest,
+  parseHistogram,
+  priceRangeBody,
+} from '../../../search/price-range.ts';
+import { PriceRangeResponse } from '../../../search/schemas.ts';
+
+/** GET /v1/search/price-range (spec 4.7): only `kind` and `currency`; other filters are not accepted. */
+export default async function priceRangeRoute(app: FastifyInstance, opts: { deps: SearchDeps }): Promise<void> {
+  const { deps } = opts;
+  const Query = z.object({
+    kind: z.enum(LISTING_KINDS).optional().meta({ description: 'One kind; without it, all five.' }),
+    currency: SearchFilters.shape.currency.meta({
+      description: 'Currency of the answer (default: the base currency); converted through FX rates.',
+    }),
+  });
+
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/v1/search/price-range',
+    {
+      schema: {
+        tags: ['search'],
+        summary: 'Price range and histogram for the price slider',
+        description:
+          'Only `kind` and `currency`; other filters are deliberately not accepted. `histogram` has 24 segments on a ' +
+          'quadratic scale from zero (a handle at p means `max_minor · p²`), empty when there are no prices.',
+        querystring: Query,
+        response: { 200: PriceRangeResponse, ...errorResponses(400, 429, 500) },
+      },
+    },
+    async (req) => {
+      const { kind } = req.query;
+      const fx = await deps.fx.get();
+      const currency = req.query.currency ?? deps.baseCurrency;
+      if (convertMinor(100, deps.baseCurrency, currency, fx) === null) {
+        throw errors.validation('currency', `No exchange rate is known for ${currency}.`, { reason: 'no_rate' });
+      }
+      const statsRes = await deps.engine.search(deps.listingsIndex, buildPriceStatsRequest(kind));
+      const stats = {
+        count: statsRes.total,
+        minBase: (statsRes.aggregations?.min?.value as number | null) ?? null,
+        maxBase: (statsRes.aggregations?.max?.value as number | null) ?? null,
+      };
+      let histogram: number[] | null = null;
+      if (stats.count && stats.maxBase) {
+        const res = await deps.engine.search(deps.listingsIndex, buildHistogramRequest(kind, stats.maxBase));
+        histogram = parseHistogram(res.aggregations);
+      }
+      return priceRangeBody(stats, histogram, currency, fx);
+    },
+  );
+}

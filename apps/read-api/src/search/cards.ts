@@ -1,0 +1,60 @@
+import { pickText, type ContentLanguage, type ListingDocument, type Texts } from '@guest/catalog';
+import type { LatLon } from './filters.ts';
+import type { ListingCardBody } from './schemas.ts';
+import { distanceM } from './sort.ts';
+
+/** Fields of `_source` a card needs: descriptions and search helpers stay in the engine. */
+export const CARD_SOURCE = [
+  'id',
+  'kind',
+  'title',
+  'original_lang',
+  'place',
+  'location',
+  'price_minor',
+  'currency',
+  'price_unit',
+  'rating_avg',
+  'rating_count',
+  'instant_book',
+  'photos',
+] as const;
+
+export type CardSource = Pick<ListingDocument, (typeof CARD_SOURCE)[number]>;
+
+/** A name in the request language, else English, else any. */
+export function nameIn(texts: Texts, lang: ContentLanguage): string {
+  return pickText(texts, lang, lang)?.text ?? '';
+}
+
+/**
+ * A listing document as the card of DESIGN.md section 4: texts in the request language with the
+ * translation marker, the first photo (`large` may be null), `is_favorite` only when `favorites`
+ * is given (signed in), `distance_m` only with `near`.
+ */
+export function toListingCard(
+  doc: CardSource,
+  opts: { lang: ContentLanguage; near?: LatLon | undefined; favorites?: ReadonlySet<number> | null },
+): ListingCardBody {
+  const title = pickText(doc.title, opts.lang, doc.original_lang);
+  const photo = doc.photos[0];
+  const card: ListingCardBody = {
+    id: doc.id,
+    kind: doc.kind,
+    title: title?.text ?? '',
+    place: { id: doc.place.id, slug: doc.place.slug, name: nameIn(doc.place.name, opts.lang) },
+    point: doc.location ? { lat: doc.location.lat, lon: doc.location.lon } : null,
+    price_minor: doc.price_minor,
+    currency: doc.currency,
+    price_unit: doc.price_unit,
+    rating_avg: doc.rating_avg,
+    rating_count: doc.rating_count,
+    instant_book: doc.instant_book,
+    photo: photo ? { thumb: photo.thumb, medium: photo.medium, large: photo.large ?? null } : null,
+    lang: title?.lang ?? 'en',
+    translated: title?.translated ?? false,
+  };
+  if (opts.favorites) card.is_favorite = opts.favorites.has(doc.id);
+  if (opts.near && doc.location) card.distance_m = Math.round(distanceM(opts.near, doc.location));
+  return card;
+}

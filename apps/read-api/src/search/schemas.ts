@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { LANGUAGES, pageOf } from '@guest/http-kit';
+import { LISTING_KINDS, PLACE_LEVELS } from '@guest/catalog';
+
+/** Response shapes of spec 4.7 (fields as DESIGN.md section 4; more are welcome). */
+
+export const ListingPoint = z.object({ lat: z.number(), lon: z.number() }).meta({ id: 'ListingPoint' });
+
+export const ListingPhoto = z
+  .object({
+    thumb: z.string().meta({ description: '480 px.' }),
+    medium: z.string().meta({ description: '1600 px.' }),
+    large: z.string().nullable().meta({ description: '2560 px; not always there: fall back to `medium`.' }),
+  })
+  .meta({ id: 'ListingPhoto' });
+
+export const ListingCard = z
+  .object({
+    id: z.number().int(),
+    kind: z.enum(LISTING_KINDS),
+    title: z.string().meta({ description: 'In the request language, else English (see `lang`).' }),
+    place: z
+      .object({ id: z.number().int(), slug: z.string(), name: z.string() })
+      .meta({ id: 'ListingPlace', description: 'The listing’s own place, its name in the request language.' }),
+    point: ListingPoint.nullable().meta({ description: 'Null for objects shown at city level only (`city_only`).' }),
+    price_minor: z.number().int(),
+    currency: z.string(),
+    price_unit: z.string(),
+    rating_avg: z.number().nullable(),
+    rating_count: z.number().int(),
+    instant_book: z.boolean(),
+    photo: ListingPhoto.nullable().meta({ description: 'The first photo; null when there is none.' }),
+    lang: z.enum(LANGUAGES).meta({ description: 'Language of `title`.' }),
+    translated: z
+      .boolean()
+      .meta({ description: 'Translation marker: true when `title` is not in the language the host wrote in.' }),
+    is_favorite: z.boolean().optional().meta({ description: 'Only for signed-in guests.' }),
+    distance_m: z.number().int().optional().meta({ description: 'Metres from `near`, when `near` is given.' }),
+  })
+  .meta({ id: 'ListingCard' });
+export type ListingCardBody = z.infer<typeof ListingCard>;
+
+export const FeedResponse = pageOf(ListingCard).meta({ id: 'FeedResponse' });
+
+export const CountResponse = z.object({ count: z.number().int() }).meta({ id: 'CountResponse' });
+
+export const MapPoint = z
+  .object({
+    id: z.number().int(),
+    kind: z.enum(LISTING_KINDS),
+    lat: z.number(),
+    lon: z.number(),
+    price_minor: z.number().int(),
+    currency: z.string(),
+  })
+  .meta({ id: 'MapPoint' });
+
+export const MapCluster = z
+  .object({
+    lat: z.number().meta({ description: 'Centre (centroid) of the objects in the cluster.' }),
+    lon: z.number(),
+    count: z.number().int(),
+    bbox: z
+      .tuple([z.number(), z.number(), z.number(), z.number()])
+      .meta({ description: '`[minLon, minLat, maxLon, maxLat]` of the objects in the cluster: zoom to it.' }),
+  })
+  .meta({ id: 'MapCluster' });
+
+export const MapResponse = z
+  .object({
+    clusters: z.array(MapCluster).meta({ description: 'Up to zoom 12; empty beyond.' }),
+    points: z.array(MapPoint).meta({ description: 'Beyond zoom 12; empty up to it.' }),
+    truncated: z.boolean().default(false).meta({ description: 'True when not every object could be returned.' }),
+    total: z.number().int().default(0).meta({ description: 'Objects on the map matching the filters.' }),
+  })
+  .meta({ id: 'MapResponse' });
+
+export const PriceRangeResponse = z
+  .object({
+    currency: z.string().nullable(),
+    min_minor: z.number().int().nullable(),
+    max_minor: z.number().int().nullable(),
+    histogram: z.array(z.number().int()).meta({
+      description:
+        '24 segments on a quadratic scale from zero: segment i holds prices from max·(i/24)² to max·((i+1)/24)²; empty when there are no prices.',
+    }),
+  })
+  .meta({ id: 'PriceRangeResponse' });
+
+export const PlaceSuggestion = z
+  .object({
+    id: z.number().int(),
+    slug: z.string(),
+    name: z.string(),
+    name_full: z.string().nullable(),
+    level: z.enum(PLACE_LEVELS),
+  })
+  .meta({ id: 'PlaceSuggestion' });
+
+export const ListingSuggestion = z
+  .object({
+    id: z.number().int(),
+    kind: z.enum(LISTING_KINDS),
+    title: z.string(),
+    place_name: z.string(),
+  })
+  .meta({ id: 'ListingSuggestion' });
+
+export const SuggestResponse = z
+  .object({ places: z.array(PlaceSuggestion), listings: z.array(ListingSuggestion) })
+  .meta({ id: 'SuggestResponse' });

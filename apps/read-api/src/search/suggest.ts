@@ -1,0 +1,63 @@
+import type { ListingKind } from '@guest/catalog';
+import type { Dsl } from './query.ts';
+
+/**
+ * Search-as-you-type over translated names (spec 4.7 suggest): every word but the last must be
+ * a whole word, the last may be a prefix; a whole word with a small typo also matches.
+ */
+export function suggestQuery(q: string): Dsl {
+  return {
+    bool: {
+      should: [
+        {
+          multi_match: {
+            query: q,
+            type: 'bool_prefix',
+            fields: ['suggest', 'suggest._2gram', 'suggest._3gram'],
+            operator: 'and',
+          },
+        },
+        { match: { suggest: { query: q, operator: 'and', fuzziness: 'AUTO:3,6', prefix_length: 1, boost: 0.5 } } },
+      ],
+      minimum_should_match: 1,
+    },
+  };
+}
+
+export const PLACE_SUGGEST_SOURCE = ['id', 'slug', 'name', 'name_full', 'level'] as const;
+export const LISTING_SUGGEST_SOURCE = ['id', 'kind', 'title', 'original_lang', 'place'] as const;
+
+/** Places by name in any language; popular places and larger ones rank a little higher. */
+export function buildPlaceSuggestRequest(q: string, size: number): Dsl {
+  return {
+    size,
+    _source: [...PLACE_SUGGEST_SOURCE],
+    query: {
+      bool: {
+        must: [suggestQuery(q)],
+        should: [{ term: { popular: { value: true, boost: 0.5 } } }],
+      },
+    },
+    sort: [{ _score: { order: 'desc' } }, { id: { order: 'asc' } }],
+  };
+}
+
+/** With a kind, only places that hold listings of that kind (at any depth) are suggested. */
+export function buildPlacesWithKindRequest(placeIds: number[], kind: ListingKind): Dsl {
+  return {
+    size: 0,
+    query: { bool: { filter: [{ term: { kind } }, { terms: { place_path_ids: placeIds } }] } },
+    aggs: { places: { terms: { field: 'place_path_ids', include: placeIds, size: placeIds.length } } },
+  };
+}
+
+export function buildListingSuggestRequest(q: string, kind: ListingKind | undefined, size: number): Dsl {
+  const bool: Dsl = { must: [suggestQuery(q)] };
+  if (kind) bool.filter = [{ term: { kind } }];
+  return {
+    size,
+    _source: [...LISTING_SUGGEST_SOURCE],
+    query: { bool },
+    sort: [{ _score: { order: 'desc' } }, { rating_count: { order: 'desc' } }, { id: { order: 'asc' } }],
+  };
+}
