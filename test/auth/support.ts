@@ -12,16 +12,15 @@ export const PASSWORD = 'correct horse battery staple';
  * The write API on real Postgres and Redis. Limits that a file full of sign-ins from 127.0.0.1
  * would trip are raised unless the test is about them.
  */
+export const relaxedLimits = {
+  RATE_LIMIT_LOGIN_PER_MIN: 1000,
+  CAPTCHA_AFTER_REGISTRATIONS_PER_ADDRESS: 1000,
+  CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS: 1000,
+  CAPTCHA_AFTER_RESET_REQUESTS_PER_ADDRESS: 1000,
+};
+
 export function startAuthApp(config: TestAppOptions['config'] = {}): Promise<TestApp> {
-  return startTestApp({
-    apps: [writeApi],
-    config: {
-      RATE_LIMIT_LOGIN_PER_MIN: 1000,
-      CAPTCHA_AFTER_REGISTRATIONS_PER_ADDRESS: 1000,
-      CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS: 1000,
-      ...config,
-    },
-  });
+  return startTestApp({ apps: [writeApi], config: { ...relaxedLimits, ...config } });
 }
 
 export function uniqueEmail(tag = 'guest'): string {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { schema, type Db } from '@guest/db';
 import type { Tx } from '@guest/jobs';
 import { hashToken, randomToken, signAccessToken } from '@guest/auth';
@@ -72,7 +72,11 @@ export async function closeSessions(
   reason: string,
 ): Promise<string[]> {
   const which =
-    scope === 'all' ? undefined : 'only' in scope ? eq(sessions.id, scope.only) : ne(sessions.id, scope.allExcept);
+    scope === 'all'
+      ? undefined
+      : 'only' in scope
+        ? and(eq(sessions.id, scope.only), gt(sessions.expiresAt, sql`now()`))
+        : ne(sessions.id, scope.allExcept);
   const rows = await db
     .update(sessions)
     .set({ closedAt: sql`now()`, closedReason: reason })

@@ -1,0 +1,205 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SignJWT, generateKeyPair } from 'jose';
+import { writeApi } from '@guest/write-api';
+import { signAccessToken, verifyAccessToken, InvalidTokenError } from '@guest/auth';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { expectEnvelope, http } from '../support/http.ts';
+import { register, relaxedLimits } from './support.ts';
+import { guardProbeApp } from './guard-probe.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({
+    apps: [writeApi, guardProbeApp],
+    // Distinct secrets per audience, as production requires.
+    config: {
+      ...relaxedLimits,
+      JWT_SECRET_WRITE: 'write-secret-0123456789-0123456789-abcdef',
+      JWT_SECRET_READ: 'read-secret-0123456789-0123456789-abcdefgh',
+      JWT_SECRET_SOCKET: 'socket-secret-0123456789-0123456789-abcdef',
+    },
+  });
+});
+afterAll(async () => t?.close());
+
+const b64 = (v: object | Buffer) => Buffer.from(v instanceof Buffer ? v : JSON.stringify(v)).toString('base64url');
+const me = (token: string) => http(t.url, 'GET', '/v1/auth/sessions', { token });
+function validClaims(u: { accountId: string; tokens: { session_id: string } }) {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    iss: t.config.TOKEN_ISSUER,
+    aud: 'guest-write-api',
+    sub: u.accountId,
+    sid: u.tokens.session_id,
+    iat: now,
+    exp: now + 600,
+    jti: 'a2b4c6d8-0000-4000-8000-000000000001',
+  };
+}
+function hs256(header: object, payload: object, secret: string): string {
+  const input = `${b64(header)}.${b64(payload)}`;
+  return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
+}
+
+describe('access tokens (DESIGN G5b)', () => {
+  it('carry iss, aud, sub, sid, iat, exp and jti, signed HS256, and live ACCESS_TOKEN_TTL_S', async () => {
+    const u = await register(t);
+    const [h, p] = u.tokens.access_token
+      .split('.')
+      .slice(0, 2)
+      .map((s) => JSON.parse(Buffer.from(s, 'base64url').toString()));
+    expect(h.alg).toBe('HS256');
+    expect(p).toMatchObject({
+      iss: t.config.TOKEN_ISSUER,
+      aud: 'guest-write-api',
+      sub: u.accountId,
+      sid: u.tokens.session_id,
+    });
+    expect(p.exp - p.iat).toBe(900);
+    expect(typeof p.jti).toBe('string');
+    // Our own hand-made token with the right secret passes: the checks below fail for their reason only.
+    expect((await me(hs256({ alg: 'HS256', typ: 'JWT' }, validClaims(u), t.config.JWT_SECRET_WRITE))).status).toBe(200);
+  });
+
+  it('a token of another audience is 401 here, and each audience token works at its own guard', async () => {
+    const u = await register(t);
+    expectEnvelope(await me(u.tokens.read_access_token), 401, 'unauthorized');
+    expectEnvelope(await me(u.tokens.socket_access_token), 401, 'unauthorized');
+    expect((await http(t.url, 'GET', '/v1/_probe/auth/read', { token: u.tokens.read_access_token })).status).toBe(200);
+    expectEnvelope(
+      await http(t.url, 'GET', '/v1/_probe/auth/read', { token: u.tokens.access_token }),
+      401,
+      'unauthorized',
+    );
+    expect((await http(t.url, 'GET', '/v1/_probe/auth/socket', { token: u.tokens.socket_access_token })).status).toBe(
+      200,
+    );
+    // Signed with the right secret but naming the read audience: still refused by the write API.
+    const forged = hs256({ alg: 'HS256' }, { ...validClaims(u), aud: 'guest-read-api' }, t.config.JWT_SECRET_WRITE);
+    expectEnvelope(await me(forged), 401, 'unauthorized');
+  });
+
+  it('alg none is 401', async () => {
+    const u = await register(t);
+    const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64(validClaims(u))}.`;
+    expectEnvelope(await me(none), 401, 'unauthorized');
+  });
+
+  it('RS256 is 401, whether HMAC-signed with the secret as key or truly RSA-signed', async () => {
+    const u = await register(t);
+    const confused = hs256({ alg: 'RS256', typ: 'JWT' }, validClaims(u), t.config.JWT_SECRET_WRITE);
+    expectEnvelope(await me(confused), 401, 'unauthorized');
+    const { privateKey } = await generateKeyPair('RS256');
+    const rsa = await new SignJWT({ sid: u.tokens.session_id })
+      .setProtectedHeader({ alg: 'RS256' })
+      .setIssuer(t.config.TOKEN_ISSUER)
+      .setAudience('guest-write-api')
+      .setSubject(u.accountId)
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .setJti('x')
+      .sign(privateKey);
+    expectEnvelope(await me(rsa), 401, 'unauthorized');
+  });
+
+  it('an expired token is 401 with reason expired', async () => {
+    const u = await register(t);
+    const old = await signAccessToken(
+      t.config,
+      'write',
+      { accountId: u.accountId, sessionId: u.tokens.session_id },
+      new Date(Date.now() - 16 * 60_000),
+    );
+    expect(expectEnvelope(await me(old), 401, 'unauthorized').details.reason).toBe('expired');
+  });
+
+  it('a tampered payload, a wrong issuer, a wrong secret or another account are 401', async () => {
+    const u = await register(t);
+    const other = await register(t);
+    const [h, , s] = u.tokens.access_token.split('.');
+    const tampered = `${h}.${b64({ ...validClaims(u), sub: other.accountId })}.${s}`;
+    expectEnvelope(await me(tampered), 401, 'unauthorized');
+    expectEnvelope(
+      await me(hs256({ alg: 'HS256' }, { ...validClaims(u), iss: 'someone-else' }, t.config.JWT_SECRET_WRITE)),
+      401,
+      'unauthorized',
+    );
+    expectEnvelope(await me(hs256({ alg: 'HS256' }, validClaims(u), t.config.JWT_SECRET_READ)), 401, 'unauthorized');
+    // Valid signature, but the session belongs to someone else.
+    const mixed = hs256({ alg: 'HS256' }, { ...validClaims(u), sub: other.accountId }, t.config.JWT_SECRET_WRITE);
+    expectEnvelope(await me(mixed), 401, 'unauthorized');
+  });
+
+  it('no header, another scheme or garbage is 401 with WWW-Authenticate: Bearer', async () => {
+    const none = await http(t.url, 'GET', '/v1/auth/sessions');
+    expect(expectEnvelope(none, 401, 'unauthorized').details.reason).toBe('missing');
+    expect(none.headers.get('www-authenticate')).toBe('Bearer');
+    expectEnvelope(
+      await http(t.url, 'GET', '/v1/auth/sessions', { headers: { authorization: 'Basic YTpi' } }),
+      401,
+      'unauthorized',
+    );
+    expectEnvelope(await me('not.a.jwt'), 401, 'unauthorized');
+  });
+
+  it('verifyAccessToken checks audience, algorithm and expiry for other processes', async () => {
+    const u = await register(t);
+    const claims = await verifyAccessToken(t.config, u.tokens.socket_access_token, 'socket');
+    expect(claims).toMatchObject({ accountId: u.accountId, sessionId: u.tokens.session_id, audience: 'socket' });
+    await expect(verifyAccessToken(t.config, u.tokens.access_token, 'socket')).rejects.toBeInstanceOf(
+      InvalidTokenError,
+    );
+  });
+});
+
+describe('guard for other routes', () => {
+  it('optionalAuth: anonymous without a header, the actor with one, 401 with a bad one', async () => {
+    const u = await register(t);
+    const anon = await http(t.url, 'GET', '/v1/_probe/auth/optional');
+    expect(anon.body).toEqual({ actor_id: null, auth: null });
+    const signed = await http(t.url, 'GET', '/v1/_probe/auth/optional', { token: u.tokens.access_token });
+    expect(signed.body.actor_id).toBe(u.accountId);
+    expect(signed.body.auth).toMatchObject({
+      accountId: u.accountId,
+      sessionId: u.tokens.session_id,
+      emailConfirmed: false,
+      status: 'active',
+      restrictions: [],
+    });
+    expectEnvelope(await http(t.url, 'GET', '/v1/_probe/auth/optional', { token: 'garbage' }), 401, 'unauthorized');
+  });
+
+  it('requireAuth({confirmed}) is 403 email_not_confirmed until confirmation', async () => {
+    const u = await register(t);
+    expectEnvelope(
+      await http(t.url, 'GET', '/v1/_probe/auth/confirmed', { token: u.tokens.access_token }),
+      403,
+      'email_not_confirmed',
+    );
+    await t.sql.query('update accounts set email_confirmed_at = now() where id = $1', [u.accountId]);
+    expect((await http(t.url, 'GET', '/v1/_probe/auth/confirmed', { token: u.tokens.access_token })).status).toBe(200);
+  });
+
+  it('requireAuth({restrictions}) is 403 account_restricted only while that restriction is active', async () => {
+    const u = await register(t);
+    const call = () => http(t.url, 'GET', '/v1/_probe/auth/booking', { token: u.tokens.access_token });
+    expect((await call()).status).toBe(200);
+    await t.sql.query(`insert into account_restrictions (account_id, kind, reason) values ($1, 'messaging', 'spam')`, [
+      u.accountId,
+    ]);
+    expect((await call()).status).toBe(200);
+    await t.sql.query(
+      `insert into account_restrictions (account_id, kind, until) values ($1, 'booking', now() - interval '1 minute')`,
+      [u.accountId],
+    );
+    expect((await call()).status).toBe(200);
+    await t.sql.query(
+      `insert into account_restrictions (account_id, kind, reason) values ($1, 'booking', 'chargebacks')`,
+      [u.accountId],
+    );
+    expect(expectEnvelope(await call(), 403, 'account_restricted').details.restrictions).toEqual(['booking']);
+    await t.sql.query(`update account_restrictions set lifted_at = now() where account_id = $1`, [u.accountId]);
+    expect((await call()).status).toBe(200);
+  });
+});
