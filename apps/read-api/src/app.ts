@@ -4,7 +4,6 @@ import i18nRoutes from './routes/v1/i18n.ts';
 import languagesRoutes from './routes/v1/i18n/languages.ts';
 import mapRoutes from './routes/v1/map.ts';
 import eventsRoutes from './routes/v1/events/index.ts';
-import eventsRoutes from './routes/v1/events/index.ts';
 import searchRoutes from './routes/v1/search/index.ts';
 
 /**
@@ -15,7 +14,6 @@ async function readApiPlugin(app: FastifyInstance): Promise<void> {
   await app.register(i18nRoutes);
   await app.register(languagesRoutes);
   await app.register(mapRoutes);
-  await app.register(eventsRoutes);
   await app.register(eventsRoutes);
   await app.register(searchRoutes);
 }

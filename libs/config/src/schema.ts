@@ -194,17 +194,6 @@ export const envSchema = z.object({
   PLACES_POPULAR_LIMIT: int(20, 1, 200),
   /** In-memory cache of small reference lists read from Postgres (categories, amenities); 0 = off. */
   REFERENCE_LIST_CACHE_TTL_S: int(60, 0, 86_400),
-  // Read API places, categories, amenities and events (spec 4.5, 4.8; DESIGN G4b, G8c).
-  /** Radius around `near` for the events filters when `radius_m` is not given. */
-  EVENTS_NEAR_RADIUS_DEFAULT_M: int(10_000, 1, 1_000_000),
-  /** Most distinct events the upcoming list orders in one request (engine terms buckets). */
-  EVENTS_UPCOMING_MAX_EVENTS: int(20_000, 100, 60_000),
-  /** Next occurrences shown on an event's page. */
-  EVENT_PAGE_OCCURRENCES: int(10, 1, 100),
-  /** Places in `GET /v1/places/popular`. */
-  PLACES_POPULAR_LIMIT: int(20, 1, 200),
-  /** In-memory cache of small reference lists read from Postgres (categories, amenities); 0 = off. */
-  REFERENCE_LIST_CACHE_TTL_S: int(60, 0, 86_400),
 });
 
 export type Env = z.infer<typeof envSchema>;
