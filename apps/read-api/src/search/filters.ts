@@ -18,15 +18,36 @@ export const TRANSMISSIONS = ['automatic', 'manual'] as const;
 const CODE_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const code = z.string().regex(CODE_RE, 'must be a lowercase code (a-z, 0-9, _ and -)');
 
-/** Repeated (`a=x&a=y`) or comma-separated (`a=x,y`) query values, as one array. */
+/**
+ * Repeated (`a=x&a=y`) or comma-separated (`a=x,y`) query values, as one array. A bad element
+ * is reported on the parameter itself (`details.field` = `amenities`, not `amenities.2`).
+ */
 function list<T extends z.ZodType>(item: T, max = 50) {
-  return z.preprocess((v) => {
-    const raw = Array.isArray(v) ? v : [v];
-    return raw
-      .flatMap((s) => (typeof s === 'string' ? s.split(',') : [s]))
-      .map((s) => (typeof s === 'string' ? s.trim() : s))
-      .filter((s) => s !== '');
-  }, z.array(item).min(1).max(max));
+  return z.preprocess(
+    (v) => {
+      const raw = Array.isArray(v) ? v : [v];
+      return raw
+        .flatMap((s) => (typeof s === 'string' ? s.split(',') : [s]))
+        .map((s) => (typeof s === 'string' ? s.trim() : s))
+        .filter((s) => s !== '');
+    },
+    z
+      .array(z.string())
+      .min(1)
+      .max(max)
+      .transform((values, ctx) => {
+        const out: Array<z.output<T>> = [];
+        for (const v of values) {
+          const r = item.safeParse(v);
+          if (!r.success) {
+            ctx.addIssue({ code: 'custom', message: `"${v}": ${r.error.issues[0]?.message ?? 'invalid'}` });
+            return z.NEVER;
+          }
+          out.push(r.data);
+        }
+        return out;
+      }),
+  );
 }
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -110,12 +131,9 @@ export const SearchFilters = z
     date_to: isoDate
       .optional()
       .meta({ description: 'Day after the last (check-out, exclusive); without it, the one day `date_from`.' }),
-    guests: int(1, 500)
-      .optional()
-      .meta({
-        description:
-          'Stays: `max_guests` at least this; experiences: group size at least this; other kinds unaffected.',
-      }),
+    guests: int(1, 500).optional().meta({
+      description: 'Stays: `max_guests` at least this; experiences: group size at least this; other kinds unaffected.',
+    }),
     price_min: int(0, Number.MAX_SAFE_INTEGER).optional().meta({ description: 'Minor units of `currency`.' }),
     price_max: int(0, Number.MAX_SAFE_INTEGER).optional().meta({ description: 'Minor units of `currency`.' }),
     currency: z

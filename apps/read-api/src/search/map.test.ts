@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { SearchFilters } from './filters.ts';
+import { buildClusterRequest, buildPointsRequest, cellsSpanned, gridPrecision, parseClusters } from './map.ts';
+import type { QueryContext } from './query.ts';
+
+const ctx: QueryContext = { fx: { base: 'THB', rates: {} }, baseCurrency: 'THB' };
+
+/** A box of about one 1024x768 px screen centred on (lat, lon) at a zoom. */
+function screen(lat: number, lon: number, zoom: number) {
+  const w = (360 / 2 ** zoom) * 4;
+  const h = w * 0.6;
+  return { minLon: lon - w / 2, maxLon: lon + w / 2, minLat: lat - h / 2, maxLat: lat + h / 2 };
+}
+
+describe('gridPrecision: the grid follows the zoom', () => {
+  it('is two levels finer than the zoom for a screen-sized box', () => {
+    for (const z of [3, 8, 12]) expect(gridPrecision(z, screen(7.9, 98.3, z), 500)).toBe(z + 2);
+  });
+
+  it('a screen-sized box spans a similar number of cells at every zoom', () => {
+    const spans = [3, 8, 12].map((z) => cellsSpanned(screen(7.9, 98.3, z), z + 2));
+    for (const s of spans) {
+      expect(s).toBeGreaterThanOrEqual(100);
+      expect(s).toBeLessThanOrEqual(300);
+    }
+  });
+
+  it('gets coarser when the box would hold more cells than allowed, so the whole box is covered', () => {
+    const world = { minLon: -180, maxLon: 180, minLat: -85, maxLat: 85 };
+    const p = gridPrecision(12, world, 500);
+    expect(cellsSpanned(world, p)).toBeLessThanOrEqual(500);
+    expect(cellsSpanned(world, p + 1)).toBeGreaterThan(500);
+  });
+});
+
+describe('map requests', () => {
+  it('clusters: geotile_grid with centroid and bounds, only objects with a point, no hits', () => {
+    const f = SearchFilters.parse({ kind: 'stay', bbox: '98.2,7.7,98.4,7.9' });
+    const body = buildClusterRequest(f, ctx, 10, 500) as any;
+    expect(body.size).toBe(0);
+    expect(body.track_total_hits).toBe(true);
+    expect(body.query.bool.filter).toContainEqual({ term: { has_point: true } });
+    expect(body.query.bool.filter).toContainEqual({ term: { kind: 'stay' } });
+    expect(body.aggs).toEqual({
+      cells: {
+        geotile_grid: { field: 'location', precision: 12, size: 501 },
+        aggs: { centre: { geo_centroid: { field: 'location' } }, bounds: { geo_bounds: { field: 'location' } } },
+      },
+    });
+  });
+
+  it('points: at most the cap, only what a marker needs', () => {
+    const body = buildPointsRequest(SearchFilters.parse({}), ctx, 500) as any;
+    expect(body.size).toBe(500);
+    expect(body._source).toEqual(['id', 'kind', 'location', 'price_minor', 'currency']);
+    expect(body.query).toEqual({ bool: { filter: [{ term: { has_point: true } }] } });
+  });
+
+  it('parses buckets into clusters with [minLon, minLat, maxLon, maxLat] and flags truncation', () => {
+    const bucket = (n: number) => ({
+      key: `12/1/${n}`,
+      doc_count: n,
+      centre: { location: { lat: 7.8, lon: 98.3 } },
+      bounds: { bounds: { top_left: { lat: 7.9, lon: 98.2 }, bottom_right: { lat: 7.7, lon: 98.4 } } },
+    });
+    const agg = { cells: { buckets: [bucket(3), bucket(2), bucket(1)] } };
+    expect(parseClusters(agg, 5)).toEqual({
+      clusters: [3, 2, 1].map((count) => ({ lat: 7.8, lon: 98.3, count, bbox: [98.2, 7.7, 98.4, 7.9] })),
+      truncated: false,
+    });
+    const cut = parseClusters(agg, 2);
+    expect(cut.clusters).toHaveLength(2);
+    expect(cut.truncated).toBe(true);
+  });
+});

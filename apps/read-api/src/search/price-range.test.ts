@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildHistogramRequest,
+  buildPriceStatsRequest,
+  HISTOGRAM_SEGMENTS,
+  parseHistogram,
+  priceRangeBody,
+  segmentBounds,
+} from './price-range.ts';
+
+const fx = { base: 'THB', rates: { USD: 0.0281 } };
+
+describe('price range', () => {
+  it('scope: priced listings, optionally of one kind', () => {
+    expect((buildPriceStatsRequest('food') as any).query).toEqual({
+      bool: { filter: [{ exists: { field: 'price_base_minor' } }, { term: { kind: 'food' } }] },
+    });
+    expect((buildPriceStatsRequest(undefined) as any).aggs).toEqual({
+      min: { min: { field: 'price_base_minor' } },
+      max: { max: { field: 'price_base_minor' } },
+    });
+  });
+
+  it('24 segments on the quadratic scale: segment i from max·(i/24)² to max·((i+1)/24)²', () => {
+    const b = segmentBounds(57600);
+    expect(b).toHaveLength(25);
+    expect(b[0]).toBe(0);
+    expect(b[1]).toBe(100); // 57600 / 576
+    expect(b[12]).toBe(14400); // a quarter of max at the middle handle
+    expect(b[24]).toBe(57600);
+    const ranges = (buildHistogramRequest(undefined, 57600) as any).aggs.segments.range.ranges;
+    expect(ranges).toHaveLength(HISTOGRAM_SEGMENTS);
+    expect(ranges[0]).toEqual({ key: '0', to: 100 });
+    expect(ranges[1]).toEqual({ key: '1', from: 100, to: 400 });
+    expect(ranges[23]).toEqual({ key: '23', from: b[23] });
+  });
+
+  it('parses buckets by key into 24 counts', () => {
+    const counts = parseHistogram({
+      segments: {
+        buckets: [
+          { key: '0', doc_count: 2 },
+          { key: '23', doc_count: 1 },
+        ],
+      },
+    });
+    expect(counts).toHaveLength(24);
+    expect(counts[0]).toBe(2);
+    expect(counts[23]).toBe(1);
+  });
+
+  it('converts the bounds to the requested currency', () => {
+    const body = priceRangeBody({ count: 3, minBase: 100000, maxBase: 500000 }, new Array(24).fill(0), 'USD', fx);
+    expect(body).toMatchObject({ currency: 'USD', min_minor: 2810, max_minor: 14050 });
+  });
+
+  it('is empty when there are no prices', () => {
+    expect(priceRangeBody({ count: 0, minBase: null, maxBase: null }, null, 'THB', fx)).toEqual({
+      currency: 'THB',
+      min_minor: null,
+      max_minor: null,
+      histogram: [],
+    });
+  });
+
+  it('puts every price in the first segment when all prices are zero', () => {
+    const body = priceRangeBody({ count: 4, minBase: 0, maxBase: 0 }, null, 'THB', fx);
+    expect(body.histogram[0]).toBe(4);
+    expect(body.histogram.slice(1).every((c) => c === 0)).toBe(true);
+  });
+});

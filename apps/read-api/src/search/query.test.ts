@@ -1,0 +1,210 @@
+import { describe, expect, it } from 'vitest';
+import { SearchFilters, type Filters } from './filters.ts';
+import {
+  buildFilterClauses,
+  buildListingQuery,
+  buildTextQuery,
+  nextDay,
+  TEXT_FIELDS,
+  type QueryContext,
+} from './query.ts';
+
+const ctx: QueryContext = { fx: { base: 'THB', rates: { USD: 0.0281, EUR: 0.0262 } }, baseCurrency: 'THB' };
+const f = (q: Record<string, unknown>): Filters => SearchFilters.parse(q);
+
+describe('buildFilterClauses: each shared filter becomes its query-DSL clause', () => {
+  const cases: Array<[string, Record<string, unknown>, unknown[], unknown[]?]> = [
+    ['kind', { kind: 'stay' }, [{ term: { kind: 'stay' } }]],
+    ['kind all adds nothing', { kind: 'all' }, []],
+    [
+      'bbox',
+      { bbox: '98.2,7.7,98.4,7.9' },
+      [
+        {
+          geo_bounding_box: { location: { top_left: { lat: 7.9, lon: 98.2 }, bottom_right: { lat: 7.7, lon: 98.4 } } },
+        },
+      ],
+    ],
+    [
+      'near + radius_m',
+      { near: '7.8,98.3', radius_m: '1500' },
+      [{ geo_distance: { distance: '1500m', location: { lat: 7.8, lon: 98.3 } } }],
+    ],
+    ['near alone filters nothing', { near: '7.8,98.3' }, []],
+    [
+      'property_type (any)',
+      { property_type: 'villa,condo' },
+      [{ terms: { 'stay.property_type': ['villa', 'condo'] } }],
+    ],
+    ['room_type', { room_type: 'entire_place' }, [{ term: { 'stay.room_type': 'entire_place' } }]],
+    ['bedrooms_min', { bedrooms_min: '2' }, [{ range: { 'stay.bedrooms': { gte: 2 } } }]],
+    ['beds_min', { beds_min: '3' }, [{ range: { 'stay.beds': { gte: 3 } } }]],
+    ['bathrooms_min', { bathrooms_min: '2' }, [{ range: { 'stay.bathrooms': { gte: 2 } } }]],
+    ['beach_distance_max', { beach_distance_max: '500' }, [{ range: { 'stay.beach_distance_m': { lte: 500 } } }]],
+    ['pets_allowed', { pets_allowed: 'true' }, [{ term: { 'stay.pets_allowed': true } }]],
+    ['smoking_allowed false', { smoking_allowed: 'false' }, [{ term: { 'stay.smoking_allowed': false } }]],
+    ['children_allowed', { children_allowed: '1' }, [{ term: { 'stay.children_allowed': true } }]],
+    ['parties_allowed', { parties_allowed: 'true' }, [{ term: { 'stay.parties_allowed': true } }]],
+    ['long_stay', { long_stay: 'true' }, [{ term: { 'stay.long_stay': true } }]],
+    ['category_id (any)', { category_id: ['3', '5'] }, [{ terms: { category_ids: [3, 5] } }]],
+    ['duration_max', { duration_max: '120' }, [{ range: { duration_min: { lte: 120 } } }]],
+    ['languages (any)', { languages: 'ru,zh-Hans' }, [{ terms: { languages: ['ru', 'zh-Hans'] } }]],
+    ['group_size_max', { group_size_max: '6' }, [{ range: { 'experience.group_size_max': { lte: 6 } } }]],
+    ['same_day', { same_day: 'true' }, [{ term: { same_day: true } }]],
+    ['price_unit', { price_unit: 'hour' }, [{ term: { price_unit: 'hour' } }]],
+    ['vehicle_kind (any)', { vehicle_kind: ['car', 'van'] }, [{ terms: { 'transport.vehicle_kind': ['car', 'van'] } }]],
+    ['transmission', { transmission: 'manual' }, [{ term: { 'transport.transmission': 'manual' } }]],
+    ['seats_min', { seats_min: '5' }, [{ range: { 'transport.seats': { gte: 5 } } }]],
+    ['food_format', { food_format: 'cafe' }, [{ term: { 'food.format': 'cafe' } }]],
+    ['diets (all)', { diets: 'vegan,gluten_free' }, [{ term: { diets: 'vegan' } }, { term: { diets: 'gluten_free' } }]],
+    ['alcohol', { alcohol: 'false' }, [{ term: { 'food.alcohol': false } }]],
+    [
+      'amenities (all)',
+      { amenities: ['pool', 'wifi'] },
+      [{ term: { amenities: 'pool' } }, { term: { amenities: 'wifi' } }],
+    ],
+    ['instant_book', { instant_book: 'true' }, [{ term: { instant_book: true } }]],
+    ['rating_min', { rating_min: '4.5' }, [{ range: { rating_avg: { gte: 4.5 } } }]],
+  ];
+  for (const [name, input, filter, mustNot = []] of cases) {
+    it(name, () => {
+      expect(buildFilterClauses(f(input), ctx)).toEqual({ filter, must_not: mustNot });
+    });
+  }
+
+  it('dates: excludes listings with a blocked range intersecting [date_from, date_to)', () => {
+    expect(buildFilterClauses(f({ date_from: '2026-12-20', date_to: '2026-12-27' }), ctx).must_not).toEqual([
+      { range: { blocked: { gte: '2026-12-20', lt: '2026-12-27', relation: 'intersects' } } },
+    ]);
+  });
+
+  it('dates: date_from alone (or equal to date_to) is that one day', () => {
+    const one = [{ range: { blocked: { gte: '2026-12-31', lt: '2027-01-01', relation: 'intersects' } } }];
+    expect(buildFilterClauses(f({ date_from: '2026-12-31' }), ctx).must_not).toEqual(one);
+    expect(buildFilterClauses(f({ date_from: '2026-12-31', date_to: '2026-12-31' }), ctx).must_not).toEqual(one);
+    expect(nextDay('2028-02-28')).toBe('2028-02-29');
+  });
+
+  it('guests: stays by max_guests, experiences by group size, other kinds unaffected', () => {
+    expect(buildFilterClauses(f({ guests: '4' }), ctx).filter).toEqual([
+      {
+        bool: {
+          should: [
+            { bool: { filter: [{ term: { kind: 'stay' } }, { range: { 'stay.max_guests': { gte: 4 } } }] } },
+            {
+              bool: {
+                filter: [{ term: { kind: 'experience' } }, { range: { 'experience.group_size_max': { gte: 4 } } }],
+              },
+            },
+            { bool: { must_not: [{ terms: { kind: ['stay', 'experience'] } }] } },
+          ],
+          minimum_should_match: 1,
+        },
+      },
+    ]);
+  });
+
+  it('price in the base currency: own price for THB listings, base price for the others', () => {
+    expect(buildFilterClauses(f({ price_min: '100000', price_max: '200000' }), ctx).filter).toEqual([
+      {
+        bool: {
+          should: [
+            {
+              bool: {
+                filter: [{ term: { currency: 'THB' } }, { range: { price_minor: { gte: 100000, lte: 200000 } } }],
+              },
+            },
+            {
+              bool: {
+                filter: [{ range: { price_base_minor: { gte: 100000, lte: 200000 } } }],
+                must_not: [{ term: { currency: 'THB' } }],
+              },
+            },
+          ],
+          minimum_should_match: 1,
+        },
+      },
+    ]);
+  });
+
+  it('price in another currency: bounds converted to the base through the FX table', () => {
+    const [clause] = buildFilterClauses(f({ price_max: '2810', currency: 'USD' }), ctx).filter as any[];
+    // 28.10 USD at 0.0281 USD per THB = 1000 THB = 100000 minor units.
+    expect(clause.bool.should[1].bool.filter).toEqual([{ range: { price_base_minor: { lte: 100000 } } }]);
+    expect(clause.bool.should[0].bool.filter).toEqual([
+      { term: { currency: 'USD' } },
+      { range: { price_minor: { lte: 2810 } } },
+    ]);
+  });
+
+  it('price in a currency without a rate is a validation error on currency', () => {
+    expect(() => buildFilterClauses(f({ price_max: '100', currency: 'JPY' }), ctx)).toThrowError(
+      expect.objectContaining({ code: 'validation_error', details: { field: 'currency', reason: 'no_rate' } }),
+    );
+  });
+
+  it('combines filters as conjunction, in a stable order', () => {
+    const q = buildListingQuery(f({ kind: 'food', diets: 'vegan', rating_min: '4' }), ctx);
+    expect(q).toEqual({
+      bool: {
+        filter: [{ term: { kind: 'food' } }, { term: { diets: 'vegan' } }, { range: { rating_avg: { gte: 4 } } }],
+      },
+    });
+  });
+
+  it('no filters at all is match_all', () => {
+    expect(buildListingQuery(f({}), ctx)).toEqual({ match_all: {} });
+  });
+});
+
+describe('buildTextQuery: q by words, all languages at once', () => {
+  it('every word must match somewhere; phrase and exact words score extra', () => {
+    expect(buildTextQuery('  Kata, villa ')).toEqual({
+      bool: {
+        must: ['Kata', 'villa'].map((w) => ({
+          multi_match: {
+            query: w,
+            fields: [...TEXT_FIELDS],
+            type: 'best_fields',
+            operator: 'and',
+            tie_breaker: 0.3,
+            fuzziness: 'AUTO:4,8',
+            prefix_length: 1,
+            max_expansions: 20,
+            zero_terms_query: 'all',
+          },
+        })),
+        should: [
+          {
+            multi_match: {
+              query: 'Kata villa',
+              fields: [...TEXT_FIELDS],
+              type: 'best_fields',
+              operator: 'or',
+              boost: 2,
+            },
+          },
+          { match_phrase: { text_all: { query: 'Kata villa', slop: 1, boost: 2 } } },
+        ],
+      },
+    });
+  });
+
+  it('searches name, description and place in every language', () => {
+    for (const lang of ['en', 'ru', 'th', 'zh-Hans']) {
+      for (const field of ['title', 'description', 'place_names']) {
+        expect(TEXT_FIELDS.some((x) => x.startsWith(`${field}.${lang}`))).toBe(true);
+      }
+    }
+  });
+
+  it('only punctuation is no text query', () => {
+    expect(buildTextQuery(' , ! ')).toBeNull();
+  });
+
+  it('the text query goes in must, filters stay in filter', () => {
+    const q = buildListingQuery(f({ q: 'Ката', kind: 'stay' }), ctx) as any;
+    expect(q.bool.must).toEqual([buildTextQuery('Ката')]);
+    expect(q.bool.filter).toEqual([{ term: { kind: 'stay' } }]);
+  });
+});
