@@ -5,6 +5,8 @@ import languagesRoutes from './routes/v1/i18n/languages.ts';
 import mapRoutes from './routes/v1/map.ts';
 import eventsRoutes from './routes/v1/events/index.ts';
 import searchRoutes from './routes/v1/search/index.ts';
+import nodesRoutes from './routes/v1/nodes.ts';
+import configRoutes from './routes/v1/config.ts';
 
 /**
  * The read API: search, map, suggest, events and reference data, answered from the index.
@@ -16,6 +18,8 @@ async function readApiPlugin(app: FastifyInstance): Promise<void> {
   await app.register(mapRoutes);
   await app.register(eventsRoutes);
   await app.register(searchRoutes);
+  await app.register(nodesRoutes);
+  await app.register(configRoutes);
 }
 
 export const readApi: AppPlugin = { name: 'read-api', plugin: readApiPlugin };
