@@ -101,14 +101,14 @@ async function waitHealthy(urls: string[], nodes: number, pid: number | undefine
     }
     if (pid !== undefined && !isOurProcess(pid, LAUNCHER_CLASS)) {
       throw new Error(
-        `the OpenSearch JVM (pid ${pid}) exited during start-up; last lines of ${logRel()}:\n${indent(tail(opensearchLogFile, 40))}`,
+        `the OpenSearch JVM (pid ${pid}) exited during start-up; last lines of ${logRel()}:\n${indent(lastRunLog())}`,
       );
     }
     if (Date.now() > deadline) {
       const state = seen ? `status ${seen.status}, ${seen.number_of_nodes} node(s)` : 'no answer';
       throw new Error(
         `OpenSearch at ${urls.join(', ')} was not healthy (yellow/green, ${nodes} node(s)) within ${Math.round(timeoutMs / 1000)}s (${state}); ` +
-          `last lines of ${logRel()}:\n${indent(tail(opensearchLogFile, 40))}`,
+          `last lines of ${logRel()}:\n${indent(lastRunLog())}`,
       );
     }
     await sleep(500);
@@ -116,6 +116,13 @@ async function waitHealthy(urls: string[], nodes: number, pid: number | undefine
 }
 
 const logRel = (): string => path.relative(repoRoot, opensearchLogFile);
+
+/** The last lines that the latest start wrote to the JVM log (from its `=====` header on). */
+function lastRunLog(lines = 40): string {
+  const text = tail(opensearchLogFile, 400);
+  const start = text.lastIndexOf('\n===== ');
+  return (start >= 0 ? text.slice(start + 1) : text).split('\n').slice(-lines).join('\n');
+}
 
 /**
  * OpenSearch in this order: OPENSEARCH_URL; the cluster this script started before (restarted
