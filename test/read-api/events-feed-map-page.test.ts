@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedClock } from '@guest/runtime';
+import { readApi } from '@guest/read-api';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { expectEnvelope, http } from '../support/http.ts';
+import { loadCatalog } from '../fixtures/events/load.ts';
+import eventsRoutes from '../../apps/read-api/src/routes/v1/events/index.ts';
+
+// Tuesday 2026-12-01, 17:00 in Bangkok (see events-calendar.test.ts for the catalog's days).
+const clock = fixedClock('2026-12-01T10:00:00Z');
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ apps: [readApi], clock });
+  await loadCatalog(t, 'events/catalog.ndjson');
+});
+afterAll(async () => t?.close());
+
+const get = async (path: string, headers: Record<string, string> = {}) => {
+  const res = await http(t.url, 'GET', path, { headers });
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+};
+type Day = { date: string; events: Array<{ slug: string; start_time: string }> };
+const flat = (days: Day[]) => days.flatMap((d) => d.events.map((e) => `${d.date} ${e.start_time} ${e.slug}`));
+
+describe('GET /v1/events/feed (by days)', () => {
+  it('lists every matching occurrence on its day, grouped per day, in upcoming order', async () => {
+    const body = await get('/v1/events/feed?days=4');
+    expect(body.items.map((d: Day) => d.date)).toEqual(['2026-12-01', '2026-12-02', '2026-12-03', '2026-12-04']);
+    expect(flat(body.items)).toEqual([
+      '2026-12-01 20:00 jazz-night',
+      '2026-12-02 00:30 midnight-cinema',
+      '2026-12-02 06:30 sunrise-yoga',
+      '2026-12-02 13:00 thai-cooking-class',
+      '2026-12-03 22:00 full-moon-party',
+      '2026-12-04 06:30 sunrise-yoga',
+      '2026-12-04 10:00 puppet-show',
+      '2026-12-04 19:00 puppet-show',
+    ]);
+    expect(body.has_more).toBe(false);
+  });
+
+  it('pages by cursor; a day cut by the page continues on the next page', async () => {
+    const all = flat((await get('/v1/events/feed?days=4')).items);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let firstPage: Day[] | null = null;
+    let pages = 0;
+    do {
+      const body: { items: Day[]; next_cursor: string | null } = await get(
+        `/v1/events/feed?days=4&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      firstPage ??= body.items;
+      seen.push(...flat(body.items));
+      cursor = body.next_cursor;
+      pages++;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(all);
+    expect(firstPage!.map((d) => d.date)).toEqual(['2026-12-01', '2026-12-02']);
+  });
+
+  it('applies the shared filters', async () => {
+    expect(flat((await get('/v1/events/feed?days=4&category=theatre&time=evening')).items)).toEqual([
+      '2026-12-04 19:00 puppet-show',
+    ]);
+  });
+});
+
+describe('GET /v1/events/map', () => {
+  it('clusters up to zoom 12, counting distinct events', async () => {
+    const body = await get('/v1/events/map?zoom=10');
+    expect(body.points).toEqual([]);
+    expect(body.total).toBe(7);
+    const sum = body.clusters.reduce((s: number, c: { count: number }) => s + c.count, 0);
+    expect(sum).toBe(7);
+    for (const c of body.clusters) {
+      expect(c.bbox[0]).toBeLessThanOrEqual(c.lon);
+      expect(c.bbox[2]).toBeGreaterThanOrEqual(c.lon);
+    }
+  });
+
+  it('gives one point per event beyond zoom 12, with the same filters', async () => {
+    const body = await get('/v1/events/map?zoom=14&bbox=98.28,7.88,98.32,7.91');
+    expect(body.clusters).toEqual([]);
+    expect(body.points.map((p: { slug: string }) => p.slug).sort()).toEqual([
+      'full-moon-party',
+      'jazz-night',
+      'midnight-cinema',
+    ]);
+    expect(body.truncated).toBe(false);
+    expect(body.total).toBe(3);
+  });
+
+  it('needs zoom', async () => {
+    const e = expectEnvelope(await http(t.url, 'GET', '/v1/events/map'), 400, 'validation_error');
+    expect(e.details.field).toBe('zoom');
+  });
+});
+
+describe('GET /v1/events/{slug}', () => {
+  it('returns the event card at its next occurrence, its description and next occurrences', async () => {
+    const body = await get('/v1/events/puppet-show');
+    expect(body).toMatchObject({ slug: 'puppet-show', title: 'Puppet show', day: '2026-12-04', start_time: '10:00' });
+    expect(body.description).toBe('Traditional puppets.');
+    expect(body.next_occurrences.map((o: { start_time: string }) => o.start_time)).toEqual(['10:00', '19:00']);
+  });
+
+  it('leaves out occurrences that have ended', async () => {
+    const body = await get('/v1/events/morning-market');
+    expect(body.next_occurrences.map((o: { day: string }) => o.day)).toEqual(['2026-12-08']);
+  });
+
+  it('answers 404 not_found for an unknown or unpublished event', async () => {
+    expectEnvelope(await http(t.url, 'GET', '/v1/events/no-such-event'), 404, 'not_found');
+    expectEnvelope(await http(t.url, 'GET', '/v1/events/draft-gig'), 404, 'not_found');
+  });
+
+  it('never reads categories, upcoming, calendar, feed or map as a slug, even with an event slugged "upcoming"', async () => {
+    expect(Array.isArray(await get('/v1/events/categories'))).toBe(true);
+    const upcoming = await get('/v1/events/upcoming');
+    expect(upcoming).toHaveProperty('items');
+    expect(upcoming).not.toHaveProperty('next_occurrences');
+    expect(await get('/v1/events/calendar')).toHaveProperty('days');
+    expect(await get('/v1/events/feed')).toHaveProperty('items');
+    expectEnvelope(await http(t.url, 'GET', '/v1/events/map'), 400, 'validation_error');
+  });
+});
+
+describe('GET /v1/events/categories', () => {
+  it('lists event categories in the request language with English fallback', async () => {
+    const ru = await get('/v1/events/categories', { 'accept-language': 'ru' });
+    const byCode = Object.fromEntries(ru.map((c: { code: string; name: string }) => [c.code, c]));
+    expect(Object.keys(byCode).sort()).toEqual(['film', 'market', 'music', 'party', 'theatre', 'workshop', 'yoga']);
+    expect(byCode.yoga).toMatchObject({ kind: 'event', name: 'Йога', lang: 'ru' });
+    expect(byCode.party).toMatchObject({ name: 'Party', lang: 'en' });
+    expect(byCode.diving).toBeUndefined();
+  });
+});
+
+describe('OpenAPI', () => {
+  // The events routes as the read API registers them, on their own server: the OpenAPI document
+  // of the whole read API depends on every other route module too.
+  it('documents every events route with its shapes', async () => {
+    const own = await startTestApp({ apps: [{ name: 'events', plugin: eventsRoutes }] });
+    const res = await http(own.url, 'GET', '/v1/openapi.json');
+    await own.close();
+    expect(res.status, res.text).toBe(200);
+    const doc = res.body;
+    for (const p of ['calendar', 'upcoming', 'feed', 'map', 'categories', '{slug}']) {
+      expect(doc.paths[`/v1/events/${p}`]?.get, p).toBeDefined();
+    }
+    for (const id of [
+      'EventCard',
+      'CalendarDay',
+      'CalendarResponse',
+      'UpcomingResponse',
+      'EventFeedResponse',
+      'EventMapResponse',
+      'EventPageResponse',
+    ]) {
+      expect(doc.components.schemas[id], id).toBeDefined();
+    }
+    const names = doc.paths['/v1/events/upcoming'].get.parameters.map((p: { name: string }) => p.name);
+    for (const n of [
+      'day',
+      'day_from',
+      'day_to',
+      'category',
+      'entry',
+      'time',
+      'audience',
+      'crowd',
+      'event_lang',
+      'q',
+      'bbox',
+      'near',
+      'radius_m',
+      'timezone',
+      'cursor',
+      'limit',
+      'days',
+      'with_total',
+    ]) {
+      expect(names, n).toContain(n);
+    }
+  });
+});
