@@ -1,0 +1,153 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/test-app.ts';
+import { expectEnvelope, http } from '../support/http.ts';
+import { login, register, solvedCaptcha, startAuthApp, uniqueEmail, waitForMail } from './support.ts';
+
+// Default thresholds (3 failures per email, 5 per address, 3 registrations per address, 5 reset
+// requests per address, 3 deletion requests per account) and login limit (10/min per address).
+// The address is 127.0.0.1 for every request, so each describe block gets its own app.
+let t: TestApp;
+afterAll(async () => t?.close());
+async function fresh(config: Record<string, string | number | boolean> = {}) {
+  await t?.close();
+  t = await startAuthApp({
+    CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS: 5,
+    CAPTCHA_AFTER_REGISTRATIONS_PER_ADDRESS: 3,
+    CAPTCHA_AFTER_RESET_REQUESTS_PER_ADDRESS: 5,
+    ...config,
+  });
+}
+const png = (dataUrl: string) => {
+  expect(dataUrl.startsWith('data:image/png;base64,')).toBe(true);
+  return sharp(Buffer.from(dataUrl.split(',')[1]!, 'base64')).metadata();
+};
+
+describe('POST /v1/auth/captcha (G5d)', () => {
+  beforeAll(() => fresh());
+
+  it('returns a slider puzzle drawn as PNGs: background with the gap and a transparent piece', async () => {
+    const res = await http(t.url, 'POST', '/v1/auth/captcha');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ captcha_id: expect.stringMatching(/^[0-9a-f-]{36}$/), expires_in: 120 });
+    const bg = await png(res.body.background);
+    expect([bg.format, bg.width, bg.height]).toEqual(['png', res.body.width, res.body.height]);
+    const piece = await png(res.body.piece);
+    expect([piece.width, piece.height, piece.hasAlpha]).toEqual([res.body.piece_size, res.body.piece_size, true]);
+    expect(res.body.piece_y).toBeGreaterThanOrEqual(0);
+    expect(res.body.piece_y + res.body.piece_size).toBeLessThanOrEqual(res.body.height);
+    // Two puzzles differ.
+    const other = await http(t.url, 'POST', '/v1/auth/captcha');
+    expect(other.body.background).not.toBe(res.body.background);
+  });
+});
+
+describe('login demands a captcha after repeated failures', () => {
+  // Only the per-email rule here; the per-address one has its own block.
+  beforeAll(() => fresh({ CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS: 1000 }));
+
+  it('per email: after 3 failures even the right password needs a solved captcha; refresh never does', async () => {
+    const u = await register(t);
+    for (let i = 0; i < 3; i++) expectEnvelope(await login(t, u.email, 'wrong password again'), 401, 'unauthorized');
+    const demanded = expectEnvelope(await login(t, u.email), 403, 'captcha_required');
+    expect(demanded.details).toMatchObject({ captcha: 'POST /v1/auth/captcha', reason: 'demanded' });
+
+    // Refresh has no captcha by design.
+    const r = await http(t.url, 'POST', '/v1/auth/refresh', { body: { refresh_token: u.tokens.refresh_token } });
+    expect(r.status).toBe(200);
+
+    // A wrong answer (5 px off; 4 are tolerated) is refused and uses the puzzle up.
+    const off = await solvedCaptcha(t, 5);
+    expect(expectEnvelope(await login(t, u.email, undefined, off), 403, 'captcha_required').details.reason).toBe(
+      'wrong_answer',
+    );
+    const ok = await solvedCaptcha(t, -4);
+    expect((await login(t, u.email, undefined, ok)).status).toBe(200);
+    // Single use: the same solved pair does not pass twice.
+    expectEnvelope(await login(t, u.email, undefined, ok), 403, 'captcha_required');
+  });
+
+  it('per email: a solved captcha does not make a wrong password right, and success clears the counter', async () => {
+    const u = await register(t);
+    for (let i = 0; i < 3; i++) await login(t, u.email, 'wrong password again');
+    expectEnvelope(await login(t, u.email, 'wrong password again', await solvedCaptcha(t)), 401, 'unauthorized');
+    expect((await login(t, u.email, undefined, await solvedCaptcha(t))).status).toBe(200);
+    expect((await login(t, u.email)).status).toBe(200);
+  });
+
+  it('an expired puzzle is refused', async () => {
+    const u = await register(t);
+    for (let i = 0; i < 3; i++) await login(t, u.email, 'wrong password again');
+    const pair = await solvedCaptcha(t);
+    await t.runtime.redis.del(`captcha:${pair.captcha_id}`); // what its TTL does after 120 s
+    expectEnvelope(await login(t, u.email, undefined, pair), 403, 'captcha_required');
+  });
+});
+
+describe('per address', () => {
+  beforeAll(() => fresh());
+
+  it('after 5 failures from one address, any email from it needs a captcha, and so does a deletion request', async () => {
+    const u = await register(t);
+    for (let i = 0; i < 5; i++) await login(t, uniqueEmail('spray'), 'wrong password again');
+    expectEnvelope(await login(t, u.email), 403, 'captcha_required');
+    expect((await login(t, u.email, undefined, await solvedCaptcha(t))).status).toBe(200);
+    // The client now looks like a robot: the empty pair no longer passes for deletion.
+    const del = await http(t.url, 'POST', '/v1/auth/delete-request', { token: u.tokens.access_token });
+    expectEnvelope(del, 403, 'captcha_required');
+    const solved = await http(t.url, 'POST', '/v1/auth/delete-request', {
+      token: u.tokens.access_token,
+      body: await solvedCaptcha(t),
+    });
+    expect(solved.status).toBe(202);
+  });
+});
+
+describe('login rate limit', () => {
+  beforeAll(() => fresh({ RATE_LIMIT_LOGIN_PER_MIN: 10 }));
+
+  it('answers 429 rate_limited with Retry-After after 10 logins a minute from one address', async () => {
+    const u = await register(t);
+    for (let i = 0; i < 10; i++) expect((await login(t, u.email)).status).toBe(200);
+    const over = await login(t, u.email);
+    expectEnvelope(over, 429, 'rate_limited');
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('registration burst and reset burst from one address', () => {
+  beforeAll(() => fresh());
+
+  it('the 4th registration within the hour from one address needs a captcha', async () => {
+    for (let i = 0; i < 3; i++) await register(t);
+    const body = {
+      first_name: 'A',
+      last_name: 'B',
+      email: uniqueEmail(),
+      password: 'a fine passphrase',
+      accept_terms: true,
+    };
+    expectEnvelope(await http(t.url, 'POST', '/v1/auth/register', { body }), 403, 'captcha_required');
+    const ok = await http(t.url, 'POST', '/v1/auth/register', { body: { ...body, ...(await solvedCaptcha(t)) } });
+    expect(ok.status).toBe(201);
+  });
+
+  it('the 6th password-reset request within the hour from one address needs a captcha', async () => {
+    const u = await register(t, await solvedCaptcha(t));
+    for (let i = 0; i < 5; i++) {
+      expect(
+        (await http(t.url, 'POST', '/v1/auth/password-reset/request', { body: { email: uniqueEmail() } })).status,
+      ).toBe(202);
+    }
+    expectEnvelope(
+      await http(t.url, 'POST', '/v1/auth/password-reset/request', { body: { email: u.email } }),
+      403,
+      'captcha_required',
+    );
+    const ok = await http(t.url, 'POST', '/v1/auth/password-reset/request', {
+      body: { email: u.email, ...(await solvedCaptcha(t)) },
+    });
+    expect(ok.status).toBe(202);
+    await waitForMail(t, u.email, /reset your password/i);
+  });
+});
