@@ -20,6 +20,20 @@ import passwordChange from './routes/v1/auth/password/change.ts';
 import deleteRequest from './routes/v1/auth/delete-request.ts';
 import deleteConfirm from './routes/v1/auth/delete-confirm.ts';
 import meSessions from './routes/v1/me/sessions.ts';
+import meProfile from './routes/v1/me/profile.ts';
+import meBadges from './routes/v1/me/badges.ts';
+import meAvatar from './routes/v1/me/avatar.ts';
+import meSearchFilters from './routes/v1/me/search-filters.ts';
+import meEmailPrefs from './routes/v1/me/email-prefs.ts';
+import mePushPrefs from './routes/v1/me/push-prefs.ts';
+import meFavorites from './routes/v1/me/favorites.ts';
+import meTransactions from './routes/v1/me/transactions.ts';
+import mediaTicket from './routes/v1/media/ticket.ts';
+import mediaFile from './routes/v1/media/file.ts';
+import devices from './routes/v1/devices.ts';
+import notificationsRead from './routes/v1/notifications/read.ts';
+import dialogRead from './routes/v1/chats/dialogs/read.ts';
+import assistantRead from './routes/v1/assistant/read.ts';
 
 /**
  * The write API: accounts, sessions, profile and files, owned in Postgres.
@@ -60,6 +74,26 @@ async function writeApiPlugin(app: FastifyInstance): Promise<void> {
     meSessions,
   ]) {
     await app.register(route, opts);
+  }
+
+  // Profile, preferences, favorites, transactions, badges and private files (spec 4.2, 4.3, 6.2).
+  for (const route of [
+    meProfile,
+    meBadges,
+    meAvatar,
+    meSearchFilters,
+    meEmailPrefs,
+    mePushPrefs,
+    meFavorites,
+    meTransactions,
+    mediaTicket,
+    mediaFile,
+    devices,
+    notificationsRead,
+    dialogRead,
+    assistantRead,
+  ]) {
+    await app.register(route);
   }
 }
 

@@ -1,0 +1,158 @@
+import sharp, { type Metadata, type Sharp } from 'sharp';
+import decodeHeic from 'heic-decode';
+import { errors } from '@guest/http-kit';
+
+/**
+ * The avatar pipeline, kept out of the route: recognise the real type from the bytes, refuse
+ * anything that is not what it claims, refuse decompression bombs before decoding, then decode
+ * (HEIC through libheif, since sharp's libvips lacks HEVC) and re-encode with sharp. The output
+ * is a fresh JPEG: no EXIF (GPS included), no XMP, no IPTC, no ICC profile; orientation applied.
+ */
+export const IMAGE_KINDS = ['jpeg', 'png', 'webp', 'heic'] as const;
+export type ImageKind = (typeof IMAGE_KINDS)[number];
+
+/** Declared content types a client may send for each kind. */
+const DECLARED: Record<string, ImageKind> = {
+  'image/jpeg': 'jpeg',
+  'image/jpg': 'jpeg',
+  'image/pjpeg': 'jpeg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/heic': 'heic',
+  'image/heif': 'heic',
+  'image/heic-sequence': 'heic',
+  'image/heif-sequence': 'heic',
+};
+
+const HEIF_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1']);
+
+/** The image kind the bytes really are, by their signature; null for anything else. */
+export function sniffImage(buf: Buffer): ImageKind | null {
+  if (buf.length >= 3 && buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return 'jpeg';
+  if (buf.length >= 8 && buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
+    return 'png';
+  }
+  if (buf.length >= 12 && buf.toString('latin1', 0, 4) === 'RIFF' && buf.toString('latin1', 8, 12) === 'WEBP') {
+    return 'webp';
+  }
+  if (buf.length >= 12 && buf.toString('latin1', 4, 8) === 'ftyp') {
+    if (HEIF_BRANDS.has(buf.toString('latin1', 8, 12))) return 'heic';
+  }
+  return null;
+}
+
+export function declaredKind(contentType: string | undefined): ImageKind | null {
+  if (!contentType) return null;
+  return DECLARED[contentType.split(';')[0]!.trim().toLowerCase()] ?? null;
+}
+
+export interface ImageLimits {
+  maxMegapixels: number;
+  maxSidePx: number;
+  jpegQuality: number;
+}
+
+export interface ProcessedImage {
+  data: Buffer;
+  contentType: 'image/jpeg';
+  width: number;
+  height: number;
+}
+
+const reject = (reason: string, message: string, extra: Record<string, unknown> = {}) =>
+  errors.validation('file', message, { reason, ...extra });
+
+function checkPixels(width: number | undefined, height: number | undefined, limits: ImageLimits): void {
+  if (!width || !height) throw reject('corrupt', 'The image has no readable dimensions.');
+  if (width * height > limits.maxMegapixels * 1_000_000) {
+    throw reject('too_many_pixels', `The image is larger than ${limits.maxMegapixels} megapixels.`, {
+      max_megapixels: limits.maxMegapixels,
+      width,
+      height,
+    });
+  }
+}
+
+async function decodeHeicToSharp(input: Buffer, limits: ImageLimits): Promise<Sharp> {
+  let images: Awaited<ReturnType<typeof decodeHeic.all>>;
+  try {
+    images = await decodeHeic.all({ buffer: input });
+  } catch {
+    throw reject('corrupt', 'The HEIC image could not be read.');
+  }
+  try {
+    const first = images[0];
+    if (!first) throw reject('corrupt', 'The HEIC file holds no image.');
+    // Dimensions come from the container: a bomb is refused before any pixel is decoded.
+    checkPixels(first.width, first.height, limits);
+    let decoded;
+    try {
+      decoded = await first.decode();
+    } catch {
+      throw reject('corrupt', 'The HEIC image could not be decoded.');
+    }
+    return sharp(Buffer.from(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength), {
+      raw: { width: decoded.width, height: decoded.height, channels: 4 },
+    });
+  } finally {
+    images.dispose();
+  }
+}
+
+/**
+ * Checks and re-encodes an uploaded avatar. `declaredType` is the part's Content-Type: it must
+ * name an accepted kind and agree with the bytes. Every refusal is 400 `validation_error` on
+ * `file` with a `reason`: `unsupported_type`, `type_mismatch`, `too_many_pixels`, `corrupt`.
+ */
+export async function processAvatar(
+  input: Buffer,
+  declaredType: string | undefined,
+  limits: ImageLimits,
+): Promise<ProcessedImage> {
+  const actual = sniffImage(input);
+  if (!actual) throw reject('unsupported_type', 'The file is not a JPEG, PNG, HEIC or WebP image.');
+  const declared = declaredKind(declaredType);
+  if (!declared) {
+    throw reject(
+      'unsupported_type',
+      `Content type ${declaredType ?? '(none)'} is not accepted; send image/jpeg, image/png, image/heic or image/webp.`,
+    );
+  }
+  if (declared !== actual) {
+    throw reject('type_mismatch', `The file is declared as ${declaredType} but its content is ${actual}.`, {
+      declared: declaredType,
+      actual,
+    });
+  }
+
+  const pixelLimit = limits.maxMegapixels * 1_000_000;
+  let pipeline: Sharp;
+  if (actual === 'heic') {
+    pipeline = await decodeHeicToSharp(input, limits);
+  } else {
+    let meta: Metadata;
+    try {
+      // Reads the header only; the pixel limit is ours, checked next with a clear answer.
+      meta = await sharp(input, { limitInputPixels: false }).metadata();
+    } catch {
+      throw reject('corrupt', 'The image could not be read.');
+    }
+    if (meta.format !== actual && !(actual === 'jpeg' && meta.format === 'jpeg')) {
+      throw reject('corrupt', 'The image could not be read.');
+    }
+    // Header dimensions, before decoding: a small file that would expand to gigabytes stops here.
+    checkPixels(meta.width, meta.height, limits);
+    pipeline = sharp(input, { limitInputPixels: pixelLimit, failOn: 'error', pages: 1 }).rotate();
+  }
+
+  try {
+    const { data, info } = await pipeline
+      .resize(limits.maxSidePx, limits.maxSidePx, { fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: limits.jpegQuality, mozjpeg: true })
+      .toBuffer({ resolveWithObject: true });
+    return { data, contentType: 'image/jpeg', width: info.width, height: info.height };
+  } catch {
+    throw reject('corrupt', 'The image could not be decoded.');
+  }
+}

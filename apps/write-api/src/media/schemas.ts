@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+export const MediaParams = z.object({ media_id: z.uuid() });
+
+export const MediaTicketResponse = z
+  .object({
+    ticket: z.string().meta({ description: 'One-time ticket; send it as `t` to `GET /v1/media/{media_id}`.' }),
+    url: z
+      .string()
+      .meta({ description: 'Ready-made one-time link: `…/v1/media/{media_id}?t={ticket}`, for an image element.' }),
+    expires_in: z.number().int().meta({ description: 'Seconds the ticket stays valid (60).' }),
+    expires_at: z.iso.datetime(),
+  })
+  .meta({ id: 'MediaTicketResponse' });
+
+export const MediaDownloadQuery = z.object({
+  t: z.string().min(1).max(200).nullable().optional().meta({ description: 'One-time file ticket.' }),
+});

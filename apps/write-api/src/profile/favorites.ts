@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { sql } from 'drizzle-orm';
+import type { Db } from '@guest/db';
+import type { CursorCodec } from '@guest/http-kit';
+import { errors, pageOf } from '@guest/http-kit';
+
+export const FavoriteItem = z
+  .object({
+    listing_id: z.number().int(),
+    kind: z.string(),
+    title: z
+      .string()
+      .meta({ description: 'In the request language when the listing has it, else its original language.' }),
+    added_at: z.iso.datetime(),
+  })
+  .meta({ id: 'FavoriteItem' });
+
+export const FavoritesPage = pageOf(FavoriteItem).meta({ id: 'FavoritesPage' });
+
+export const FavoriteResponse = z
+  .object({ listing_id: z.number().int(), is_favorite: z.literal(true), added_at: z.iso.datetime() })
+  .meta({ id: 'FavoriteResponse' });
+
+export const ListingIdParams = z.object({ listing_id: z.coerce.number().int().min(1).max(2_147_483_647) });
+
+type Cursor = { at: string; id: number };
+const SCOPE = 'favorites';
+
+/** Newest first; the cursor holds the last row's exact (microsecond) time and id. */
+export async function listFavorites(
+  db: Db,
+  cursors: CursorCodec,
+  accountId: string,
+  lang: string,
+  opts: { limit: number; cursor?: string | undefined },
+): Promise<z.infer<typeof FavoritesPage>> {
+  const after = opts.cursor ? cursors.decode<Cursor>(SCOPE, opts.cursor) : null;
+  const { rows } = await db.execute<{
+    listing_id: number;
+    kind: string;
+    title: string;
+    added_at: string;
+    at: string;
+  }>(sql`
+    select f.listing_id, l.kind, coalesce(l.title->>${lang}, l.title->>l.original_lang, l.title->>'en', '') as title,
+           f.created_at as added_at, f.created_at::text as at
+      from favorites f join listings l on l.id = f.listing_id
+     where f.account_id = ${accountId}
+       and (${after?.at ?? null}::timestamptz is null
+            or (f.created_at, f.listing_id) < (${after?.at ?? null}::timestamptz, ${after?.id ?? null}::bigint))
+     order by f.created_at desc, f.listing_id desc
+     limit ${opts.limit + 1}`);
+  const page = rows.slice(0, opts.limit);
+  const last = page[page.length - 1];
+  const hasMore = rows.length > opts.limit;
+  return {
+    items: page.map((r) => ({
+      listing_id: r.listing_id,
+      kind: r.kind,
+      title: r.title,
+      added_at: new Date(r.added_at).toISOString(),
+    })),
+    next_cursor: hasMore && last ? cursors.encode(SCOPE, { at: last.at, id: last.listing_id } satisfies Cursor) : null,
+    has_more: hasMore,
+  };
+}
+
+/** Idempotent: a second PUT keeps the first time. A listing the catalog does not have is 404. */
+export async function addFavorite(
+  db: Db,
+  accountId: string,
+  listingId: number,
+): Promise<z.infer<typeof FavoriteResponse>> {
+  const { rows } = await db.execute<{ added_at: string }>(sql`
+    with l as (select id from listings where id = ${listingId}),
+         ins as (insert into favorites (account_id, listing_id) select ${accountId}, id from l
+                 on conflict (account_id, listing_id) do nothing returning created_at)
+    select created_at as added_at from ins
+    union all
+    select f.created_at from favorites f join l on l.id = f.listing_id where f.account_id = ${accountId}`);
+  const row = rows[0];
+  if (!row) throw errors.notFound('No such listing.');
+  return { listing_id: listingId, is_favorite: true, added_at: new Date(row.added_at).toISOString() };
+}
+
+/** Idempotent: removing a listing that is not a favorite is fine too. */
+export async function removeFavorite(db: Db, accountId: string, listingId: number): Promise<void> {
+  await db.execute(sql`delete from favorites where account_id = ${accountId} and listing_id = ${listingId}`);
+}

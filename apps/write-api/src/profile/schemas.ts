@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { ACCOUNT_STATUSES, RESTRICTION_KINDS, VERIFICATION_STATUSES } from '@guest/db/schema';
+import { GENDERS } from './rules.ts';
+
+/** DESIGN "OwnRestriction": an active restriction of the caller's own account. */
+export const OwnRestriction = z
+  .object({
+    kind: z.enum(RESTRICTION_KINDS),
+    reason: z.string().nullable(),
+    until: z.iso.datetime().nullable().meta({ description: 'End of the restriction; null while indefinite.' }),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'OwnRestriction' });
+
+export const ProfileResponse = z
+  .object({
+    id: z.uuid(),
+    email: z.string().nullable(),
+    email_confirmed: z.boolean(),
+    status: z.enum(ACCOUNT_STATUSES),
+    first_name: z.string(),
+    last_name: z.string(),
+    avatar_url: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'Absolute URL of the avatar, `…/v1/media/{media_id}`: the owner loads it with the bearer token, or with a one-time ' +
+          'ticket (`POST /v1/media/{media_id}/ticket`) where no header can be sent (an image element). A new upload gets a new URL.',
+      }),
+    birth_date: z.iso.date().nullable(),
+    gender: z.enum(GENDERS).nullable(),
+    phone: z.string().nullable().meta({ description: 'E.164, e.g. `+66812345678`.' }),
+    phone_confirmed: z.boolean(),
+    citizenship: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2.' }),
+    residence_country: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2.' }),
+    billing_address: z.string().nullable(),
+    emergency_contact: z.string().nullable(),
+    language: z.string().nullable(),
+    currency: z.string().nullable(),
+    verification_status: z.enum(VERIFICATION_STATUSES),
+    verified_at: z.iso.datetime().nullable(),
+    notify_push: z
+      .boolean()
+      .meta({ description: 'Push master switch; the same value as `enabled` of the push preferences.' }),
+    notify_email: z.boolean().meta({
+      description:
+        'Master switch of optional emails (those in the email preferences); own-action emails are always sent.',
+    }),
+    notify_marketing: z.boolean().meta({
+      description: 'Consent to marketing (given at registration); marketing preference codes default to it.',
+    }),
+    bookings_count: z.number().int(),
+    rating_avg: z.number().nullable(),
+    rating_count: z.number().int(),
+    created_at: z.iso.datetime(),
+    restrictions: z.array(OwnRestriction),
+  })
+  .meta({ id: 'ProfileResponse' });
+
+const optText = (max: number, description: string) => z.string().max(max).nullable().optional().meta({ description });
+
+export const ProfileUpdateRequest = z
+  .object({
+    first_name: z.string().max(100).nullable().optional().meta({ description: 'Cannot be cleared.' }),
+    last_name: z.string().max(100).nullable().optional().meta({ description: 'Cannot be cleared.' }),
+    birth_date: optText(64, '`YYYY-MM-DD`, a real day between 1900-01-01 and today.'),
+    gender: optText(64, `One of ${GENDERS.map((g) => `\`${g}\``).join(', ')}.`),
+    phone: optText(
+      64,
+      'E.164 (`+` and 8 to 15 digits); spaces, dashes, dots and brackets are dropped. A new number is unconfirmed.',
+    ),
+    citizenship: optText(64, 'ISO 3166-1 alpha-2 country code.'),
+    residence_country: optText(64, 'ISO 3166-1 alpha-2 country code.'),
+    billing_address: optText(500, 'Free text.'),
+    emergency_contact: optText(500, 'Free text.'),
+    language: optText(64, 'One of the supported languages: `en`, `ru`, `th`, `zh-Hans`.'),
+    currency: optText(64, 'ISO 4217 code among the known currencies (`GET /v1/currencies`).'),
+    notify_push: z.boolean().nullable().optional(),
+    notify_email: z.boolean().nullable().optional(),
+    notify_marketing: z.boolean().nullable().optional(),
+  })
+  .meta({
+    id: 'ProfileUpdateRequest',
+    description:
+      'Only the fields present change. A text field sent as `null` or as an empty string is cleared; a field not sent is ' +
+      'left as it is. A boolean sent as `null` is left as it is. A value that breaks a rule is 400 `validation_error` ' +
+      'with `details.field`.',
+  });
+
+export type ProfileUpdate = z.infer<typeof ProfileUpdateRequest>;
+
+export const BadgesResponse = z
+  .object({
+    notifications: z.number().int().meta({ description: 'Unread notifications.' }),
+    messages: z.number().int().meta({ description: "Unread messages across all of the guest's conversations." }),
+    assistant: z.number().int().meta({ description: 'Assistant messages the guest has not yet seen.' }),
+  })
+  .meta({ id: 'BadgesResponse' });
+
+export type Badges = z.infer<typeof BadgesResponse>;
+
+export const AvatarResponse = z.object({ avatar_url: z.string() }).meta({ id: 'AvatarResponse' });

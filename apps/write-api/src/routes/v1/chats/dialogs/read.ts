@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { describeCodes, errorResponses, errors } from '@guest/http-kit';
+import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
+import { BadgesResponse } from '../../../../profile/schemas.ts';
+import { badgesChanged } from '../../../../profile/badges.ts';
+import { markDialogRead } from '../../../../profile/counters.ts';
+
+export default async function dialogRead(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/v1/chats/dialogs/:id/read',
+    {
+      onRequest: requireAuth(),
+      schema: {
+        tags: ['badges'],
+        summary: 'Mark a conversation read',
+        description:
+          "Moves the guest's read marker to the newest message of the dialog, clearing its part of the `messages` badge " +
+          '(spec 6.2), and answers the new counters; open sockets get `badges.updated`. A dialog the guest does not take ' +
+          `part in is 404. Errors: ${describeCodes('validation_error', 'unauthorized', 'not_found', 'rate_limited')}.`,
+        security: bearerSecurity,
+        params: z.object({ id: z.uuid() }),
+        response: { 200: BadgesResponse, ...errorResponses(400, 401, 404, 429, 500) },
+      },
+    },
+    async (req) => {
+      const { accountId } = authOf(req);
+      const found = await markDialogRead(app.runtime.database.db, accountId, req.params.id);
+      if (found === null) throw errors.notFound('No such dialog of yours.');
+      return badgesChanged(app, accountId);
+    },
+  );
+}

@@ -1,0 +1,70 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import multipart from '@fastify/multipart';
+import { z } from 'zod';
+import { describeCodes, errorResponses } from '@guest/http-kit';
+import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
+import { AvatarResponse } from '../../../profile/schemas.ts';
+import { mediaUrl, publicBase } from '../../../profile/service.ts';
+import { readSingleFile } from '../../../media/upload.ts';
+import { processAvatar } from '../../../media/image.ts';
+import { removeAvatar, replaceAvatar } from '../../../media/files.ts';
+
+export default async function meAvatar(app: FastifyInstance) {
+  const { config, storage, database } = app.runtime;
+  const maxBytes = config.MAX_UPLOAD_MB * 1_048_576;
+  // Parts are read on demand (`req.file()`), so nothing is buffered before the size limit applies.
+  await app.register(multipart, { limits: { fileSize: maxBytes, files: 1 } });
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.put(
+    '/v1/me/avatar',
+    {
+      onRequest: requireAuth({ confirmed: true }),
+      schema: {
+        tags: ['me'],
+        summary: 'Upload a new avatar',
+        description:
+          'multipart/form-data with one part `file`: a JPEG, PNG, HEIC or WebP image whose Content-Type matches its content. ' +
+          `At most \`max_upload_mb\` (${config.MAX_UPLOAD_MB} MB) and ${config.MAX_IMAGE_MEGAPIXELS} megapixels. The image is ` +
+          're-encoded as JPEG (longest side at most ' +
+          `${config.AVATAR_MAX_SIDE_PX} px) with every piece of metadata removed (EXIF with GPS, XMP, IPTC, ICC). ` +
+          'Refusals are 400 `validation_error` on `file` with `details.reason`: `not_multipart`, `missing`, `empty`, ' +
+          '`too_large`, `unsupported_type`, `type_mismatch`, `too_many_pixels`, `corrupt`. `avatar_url` is a new URL on ' +
+          `every upload. Errors: ${describeCodes('validation_error', 'unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
+        security: bearerSecurity,
+        consumes: ['multipart/form-data'],
+        response: { 200: AvatarResponse, ...errorResponses(400, 401, 403, 429, 500) },
+      },
+    },
+    async (req) => {
+      const { accountId } = authOf(req);
+      const file = await readSingleFile(req, maxBytes);
+      const image = await processAvatar(file.data, file.mimetype, {
+        maxMegapixels: config.MAX_IMAGE_MEGAPIXELS,
+        maxSidePx: config.AVATAR_MAX_SIDE_PX,
+        jpegQuality: config.AVATAR_JPEG_QUALITY,
+      });
+      const id = await replaceAvatar(database.db, storage, accountId, image);
+      return { avatar_url: mediaUrl(publicBase(req), id) };
+    },
+  );
+
+  r.delete(
+    '/v1/me/avatar',
+    {
+      onRequest: requireAuth({ confirmed: true }),
+      schema: {
+        tags: ['me'],
+        summary: 'Remove the avatar',
+        description: `The file is deleted; \`avatar_url\` becomes null. Repeating it is harmless. Errors: ${describeCodes('unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
+        security: bearerSecurity,
+        response: { 204: z.null().meta({ description: 'Removed.' }), ...errorResponses(401, 403, 429, 500) },
+      },
+    },
+    async (req, reply) => {
+      await removeAvatar(database.db, storage, authOf(req).accountId);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { describeCodes, errorResponses } from '@guest/http-kit';
+import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
+import { BadgesResponse } from '../../../profile/schemas.ts';
+import { countBadges } from '../../../profile/badges.ts';
+
+export default async function meBadges(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/v1/me/badges',
+    {
+      onRequest: requireAuth(),
+      schema: {
+        tags: ['me'],
+        summary: 'Unread counters',
+        description:
+          'Unread notifications, unread messages across all conversations, unseen assistant messages. Cleared by ' +
+          '`POST /v1/notifications/read`, `POST /v1/chats/dialogs/{id}/read` and `POST /v1/assistant/read`; every change is ' +
+          'also sent to open sockets as `badges.updated`. The web client may cache this reply for one minute. ' +
+          `Errors: ${describeCodes('unauthorized', 'rate_limited')}.`,
+        security: bearerSecurity,
+        response: { 200: BadgesResponse, ...errorResponses(401, 429, 500) },
+      },
+    },
+    async (req) => countBadges(app.runtime.database.db, authOf(req).accountId),
+  );
+}

@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { describeCodes, errorResponses } from '@guest/http-kit';
+import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
+import { EmailPrefsBody, EmailPrefsUpdate } from '../../../prefs/schemas.ts';
+import { readPrefs, writePrefs } from '../../../prefs/service.ts';
+
+export default async function meEmailPrefs(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const db = app.runtime.database.db;
+  const read = async (accountId: string) => ({ groups: (await readPrefs(db, accountId, 'email')).groups });
+
+  r.get(
+    '/v1/me/email-prefs',
+    {
+      onRequest: requireAuth({ confirmed: true }),
+      schema: {
+        tags: ['me'],
+        summary: 'Email preferences',
+        description:
+          'Codes never touched show the registry defaults (marketing follows `notify_marketing`, the rest on). ' +
+          `Errors: ${describeCodes('unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
+        security: bearerSecurity,
+        response: { 200: EmailPrefsBody, ...errorResponses(401, 403, 429, 500) },
+      },
+    },
+    async (req) => read(authOf(req).accountId),
+  );
+
+  r.put(
+    '/v1/me/email-prefs',
+    {
+      onRequest: requireAuth({ confirmed: true }),
+      schema: {
+        tags: ['me'],
+        summary: 'Change email preferences',
+        description:
+          'Sets the codes named in `prefs`; the others keep their values. An unknown code (own-action emails included: ' +
+          `they cannot be turned off) is 400 \`email_pref_unknown\` and nothing changes. Errors: ${describeCodes('email_pref_unknown', 'schema_invalid', 'unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
+        security: bearerSecurity,
+        body: EmailPrefsUpdate,
+        response: { 200: EmailPrefsBody, ...errorResponses(400, 401, 403, 422, 429, 500) },
+      },
+    },
+    async (req) => {
+      const { accountId } = authOf(req);
+      await writePrefs(db, accountId, 'email', req.body);
+      return read(accountId);
+    },
+  );
+}

@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { describeCodes, errorResponses } from '@guest/http-kit';
+import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
+import { PushPrefsBody, PushPrefsUpdate } from '../../../prefs/schemas.ts';
+import { readPrefs, writePrefs } from '../../../prefs/service.ts';
+
+export default async function mePushPrefs(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const db = app.runtime.database.db;
+
+  r.get(
+    '/v1/me/push-prefs',
+    {
+      onRequest: requireAuth({ confirmed: true }),
+      schema: {
+        tags: ['me'],
+        summary: 'Push preferences',
+        description:
+          '`enabled` is the master switch (also `notify_push` of the profile). Codes never touched show the registry ' +
+          'defaults. Pushes arrive only on devices that granted permission (`POST /v1/devices`) and are signed in. ' +
+          `Errors: ${describeCodes('unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
+        security: bearerSecurity,
+        response: { 200: PushPrefsBody, ...errorResponses(401, 403, 429, 500) },
+      },
+    },
+    async (req) => readPrefs(db, authOf(req).accountId, 'push'),
+  );
+
+  r.put(
+    '/v1/me/push-prefs',
+    {
+      onRequest: requireAuth({ confirmed: true }),
+      schema: {
+        tags: ['me'],
+        summary: 'Change push preferences',
+        description:
+          'Sets the master switch when `enabled` is a boolean, and the codes named in `prefs`; everything else keeps its ' +
+          `value. An unknown code is 400 \`push_pref_unknown\` and nothing changes. Errors: ${describeCodes('push_pref_unknown', 'schema_invalid', 'unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
+        security: bearerSecurity,
+        body: PushPrefsUpdate,
+        response: { 200: PushPrefsBody, ...errorResponses(400, 401, 403, 422, 429, 500) },
+      },
+    },
+    async (req) => {
+      const { accountId } = authOf(req);
+      await writePrefs(db, accountId, 'push', req.body);
+      return readPrefs(db, accountId, 'push');
+    },
+  );
+}

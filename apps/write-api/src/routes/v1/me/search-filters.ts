@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { describeCodes, errorResponses } from '@guest/http-kit';
+import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
+import {
+  readSearchFilters,
+  SearchFiltersRequest,
+  SearchFiltersResponse,
+  writeSearchFilters,
+} from '../../../profile/search-filters.ts';
+
+export default async function meSearchFilters(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { database, config } = app.runtime;
+
+  r.get(
+    '/v1/me/search-filters',
+    {
+      onRequest: requireAuth({ confirmed: true }),
+      schema: {
+        tags: ['me'],
+        summary: 'Saved search filters',
+        description: `Sections \`stay\`, \`experience\`, \`service\`, \`map_view\`. Errors: ${describeCodes('unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
+        security: bearerSecurity,
+        response: { 200: SearchFiltersResponse, ...errorResponses(401, 403, 429, 500) },
+      },
+    },
+    async (req) => readSearchFilters(database.db, authOf(req).accountId),
+  );
+
+  r.put(
+    '/v1/me/search-filters',
+    {
+      onRequest: requireAuth({ confirmed: true }),
+      schema: {
+        tags: ['me'],
+        summary: 'Save search filters',
+        description:
+          'Sections absent from the body stay as they were; a section sent replaces the saved one; `null` clears it. A ' +
+          `section over ${config.SEARCH_FILTER_SECTION_MAX_BYTES} bytes of JSON is 400 \`validation_error\` naming it. ` +
+          `Errors: ${describeCodes('validation_error', 'schema_invalid', 'unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
+        security: bearerSecurity,
+        body: SearchFiltersRequest,
+        response: { 200: SearchFiltersResponse, ...errorResponses(400, 401, 403, 422, 429, 500) },
+      },
+    },
+    async (req) =>
+      writeSearchFilters(database.db, authOf(req).accountId, req.body, config.SEARCH_FILTER_SECTION_MAX_BYTES),
+  );
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { describeCodes, errorResponses, errors } from '@guest/http-kit';
+import { optionalAuth } from '@guest/auth';
+import { MediaDownloadQuery, MediaParams } from '../../../media/schemas.ts';
+import { readableFile, spendTicket } from '../../../media/files.ts';
+
+export default async function mediaFile(app: FastifyInstance) {
+  const { database, storage, clock } = app.runtime;
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/v1/media/:media_id',
+    {
+      onRequest: optionalAuth(),
+      schema: {
+        tags: ['media'],
+        summary: 'Download a private file',
+        description:
+          'Open at the route level. With `t` (a ticket from `POST /v1/media/{media_id}/ticket`) the reader is the account of ' +
+          'the session the ticket was issued to; the ticket is spent by this request whatever the outcome. Without `t` the ' +
+          'reader is found by the bearer token. Then the right is checked again. Only the owner gets the file ' +
+          '(`Cache-Control: private, no-store`); anyone else, a spent or expired ticket, a closed session and a file that does ' +
+          `not exist all get the same 404. Errors: ${describeCodes('validation_error', 'unauthorized', 'not_found', 'rate_limited')}.`,
+        params: MediaParams,
+        querystring: MediaDownloadQuery,
+        response: {
+          200: z.any().meta({ description: 'The file, streamed, with its Content-Type and Content-Length.' }),
+          ...errorResponses(400, 401, 404, 429, 500),
+        },
+      },
+    },
+    async (req, reply) => {
+      const { media_id } = req.params;
+      const ticket = req.query.t;
+      const reader = ticket ? await spendTicket(database.db, media_id, ticket, clock.now()) : req.actorId;
+      const file = await readableFile(database.db, media_id, reader);
+      const stored = file ? await storage.get(file.storageKey) : null;
+      if (!file || !stored) throw errors.notFound();
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-length', String(stored.size))
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-disposition', 'inline')
+        .send(stored.stream);
+    },
+  );
+}

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { describeCodes, errorResponses } from '@guest/http-kit';
+import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
+import { MediaParams, MediaTicketResponse } from '../../../media/schemas.ts';
+import { issueTicket } from '../../../media/files.ts';
+import { mediaUrl, publicBase } from '../../../profile/service.ts';
+
+export default async function mediaTicket(app: FastifyInstance) {
+  const { config, database, clock } = app.runtime;
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/v1/media/:media_id/ticket',
+    {
+      onRequest: requireAuth({ confirmed: true }),
+      schema: {
+        tags: ['media'],
+        summary: 'One-time link to a private file',
+        description:
+          'The right to the file is checked first (only its owner; anyone else, and a file that does not exist, get the same ' +
+          `404). The ticket lives ${config.MEDIA_TICKET_TTL_S} seconds, opens this one file once, and only while the session ` +
+          `it was issued to stays open. Errors: ${describeCodes('validation_error', 'unauthorized', 'email_not_confirmed', 'not_found', 'rate_limited')}.`,
+        security: bearerSecurity,
+        params: MediaParams,
+        response: { 200: MediaTicketResponse, ...errorResponses(400, 401, 403, 404, 429, 500) },
+      },
+    },
+    async (req) => {
+      const auth = authOf(req);
+      const { media_id } = req.params;
+      const { ticket, expiresAt } = await issueTicket(
+        database.db,
+        media_id,
+        auth,
+        clock.now(),
+        config.MEDIA_TICKET_TTL_S,
+      );
+      return {
+        ticket,
+        url: `${mediaUrl(publicBase(req), media_id)}?t=${encodeURIComponent(ticket)}`,
+        expires_in: config.MEDIA_TICKET_TTL_S,
+        expires_at: expiresAt.toISOString(),
+      };
+    },
+  );
+}

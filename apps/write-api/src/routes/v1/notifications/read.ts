@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { describeCodes, errorResponses } from '@guest/http-kit';
+import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
+import { BadgesResponse } from '../../../profile/schemas.ts';
+import { badgesChanged } from '../../../profile/badges.ts';
+import { markNotificationsRead } from '../../../profile/counters.ts';
+
+export default async function notificationsRead(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/v1/notifications/read',
+    {
+      onRequest: requireAuth(),
+      schema: {
+        tags: ['badges'],
+        summary: 'Mark all notifications read',
+        description:
+          'Clears the `notifications` badge (spec 6.2) and answers the new counters; open sockets get `badges.updated`. ' +
+          `Repeating it changes nothing. Errors: ${describeCodes('unauthorized', 'rate_limited')}.`,
+        security: bearerSecurity,
+        response: { 200: BadgesResponse, ...errorResponses(401, 429, 500) },
+      },
+    },
+    async (req) => {
+      const { accountId } = authOf(req);
+      await markNotificationsRead(app.runtime.database.db, accountId, app.runtime.clock.now());
+      return badgesChanged(app, accountId);
+    },
+  );
+}
