@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { TestApp } from '../support/test-app.ts';
+import { http } from '../support/http.ts';
+import { startAuthApp } from './support.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startAuthApp();
+});
+afterAll(async () => t?.close());
+
+// method, path, success status, error statuses, signed in, request body
+const ENDPOINTS: Array<[string, string, number, number[], boolean, boolean]> = [
+  ['get', '/v1/auth/email-availability', 200, [400, 429, 500], false, false],
+  ['post', '/v1/auth/captcha', 200, [429, 500], false, false],
+  ['post', '/v1/auth/register', 201, [400, 403, 409, 422, 429, 500], false, true],
+  ['post', '/v1/auth/confirm-email', 200, [400, 422, 429, 500], false, true],
+  ['post', '/v1/auth/resend-confirmation', 200, [401, 429, 500], true, false],
+  ['post', '/v1/auth/login', 200, [400, 401, 403, 422, 429, 500], false, true],
+  ['post', '/v1/auth/refresh', 200, [400, 401, 403, 422, 429, 500], false, true],
+  ['post', '/v1/auth/ws-ticket', 200, [401, 403, 429, 500], true, false],
+  ['post', '/v1/auth/logout', 200, [401, 429, 500], true, false],
+  ['post', '/v1/auth/logout-all', 200, [401, 429, 500], true, false],
+  ['get', '/v1/auth/sessions', 200, [401, 429, 500], true, false],
+  ['post', '/v1/auth/password-reset/request', 202, [400, 403, 422, 429, 500], false, true],
+  ['post', '/v1/auth/password-reset/confirm', 200, [400, 422, 429, 500], false, true],
+  ['post', '/v1/auth/password/change', 200, [400, 401, 422, 429, 500], true, true],
+  ['post', '/v1/auth/delete-request', 202, [400, 401, 403, 422, 429, 500], true, true],
+  ['post', '/v1/auth/delete-confirm', 200, [400, 422, 429, 500], false, true],
+  ['get', '/v1/me/sessions', 200, [401, 429, 500], true, false],
+  ['delete', '/v1/me/sessions/{session_id}', 200, [400, 401, 404, 429, 500], true, false],
+];
+
+it('describes every auth and session endpoint with its request, responses and error codes', async () => {
+  const doc = (await http(t.url, 'GET', '/v1/openapi.json')).body;
+  for (const [method, path, ok, errs, signedIn, hasBody] of ENDPOINTS) {
+    const op = doc.paths?.[path]?.[method];
+    expect(op, `${method} ${path} missing`).toBeDefined();
+    expect(Object.keys(op.responses).map(Number).sort(), `${method} ${path}`).toEqual([ok, ...errs].sort());
+    for (const s of errs) {
+      expect(JSON.stringify(op.responses[s]), `${method} ${path} ${s}`).toContain('ErrorEnvelope');
+    }
+    expect(op.description, `${method} ${path} names its error codes`).toMatch(/`[a-z_]+` \(\d{3}\)/);
+    expect(Boolean(op.security?.some((s: any) => 'bearer' in s)), `${method} ${path} security`).toBe(signedIn);
+    expect(Boolean(op.requestBody), `${method} ${path} body`).toBe(hasBody);
+  }
+  const schemas = doc.components?.schemas ?? {};
+  for (const id of [
+    'TokenPairResponse',
+    'RegisterRequest',
+    'LoginRequest',
+    'SessionResponse',
+    'WsTicketResponse',
+    'CaptchaResponse',
+  ]) {
+    expect(schemas[id], id).toBeDefined();
+  }
+  expect(Object.keys(schemas.SessionResponse.properties).sort()).toEqual(
+    ['created_at', 'current', 'expires_at', 'id', 'ip', 'last_used_at', 'user_agent'].sort(),
+  );
+  expect(schemas.TokenPairResponse.required).toEqual(
+    expect.arrayContaining(['access_token', 'refresh_token', 'expires_in', 'session_id']),
+  );
+});
