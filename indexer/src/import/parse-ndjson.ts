@@ -29,14 +29,14 @@ export function recordKey(r: CatalogRecord): string {
  * Validates every line of an NDJSON text against the catalog schemas and reports every bad
  * line, not only the first, so a file can be fixed in one go. Blank lines are allowed.
  */
-export function parseCatalogNdjson(text: string): ParseResult {
+export function parseCatalogNdjson(text: string | Iterable<string>): ParseResult {
   const records: ParsedLine[] = [];
   const errors: string[] = [];
   const seen = new Map<string, number>();
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!.trim();
-    const line = i + 1;
+  let line = 0;
+  for (const rawLine of typeof text === 'string' ? text.split('\n') : text) {
+    const raw = rawLine.trim();
+    line++;
     if (raw === '') continue;
     let json: unknown;
     try {

@@ -1,0 +1,69 @@
+import { aliasName } from '@guest/catalog';
+import type { Runtime } from '@guest/runtime';
+import { CatalogImportError, importCatalogRecords, type ImportStats } from '../import/import-catalog.ts';
+import { parseCatalogNdjson } from '../import/parse-ndjson.ts';
+import { ensureIndices } from '../engine/aliases.ts';
+import { reindexAll, type ReindexResult } from '../reindex.ts';
+import { todayIn } from '../schedule/expand-schedule.ts';
+import { progressBar } from '../progress.ts';
+import type { Logger } from '../deps.ts';
+import { demoRecordCount, generateDemoCatalog, type DemoOptions } from './generate-demo.ts';
+
+export interface LoadDemoResult {
+  import: ImportStats;
+  reindex: ReindexResult | null;
+}
+
+/** Demo records as NDJSON lines: the very text `catalog import` would read from a file. */
+export function* demoNdjsonLines(opts: DemoOptions): Generator<string> {
+  for (const r of generateDemoCatalog(opts)) yield JSON.stringify(r);
+}
+
+/**
+ * Generates the demo catalog, imports it through the normal import path (validation, upsert,
+ * outbox) and builds the indices, with progress on stderr. Running it again the same day changes
+ * nothing and skips the rebuild when the index already holds the listings.
+ */
+export async function loadDemoCatalog(
+  rt: Runtime,
+  log: Logger,
+  opts: { listings?: number; events?: number; seed?: number; progress?: boolean } = {},
+): Promise<LoadDemoResult> {
+  const demo: DemoOptions = {
+    listings: opts.listings ?? rt.config.DEMO_LISTINGS,
+    events: opts.events ?? rt.config.DEMO_EVENTS,
+    seed: opts.seed ?? rt.config.DEMO_SEED,
+    today: todayIn('Asia/Bangkok', rt.clock.now()),
+  };
+  const total = demoRecordCount(demo);
+  const show = opts.progress ?? true;
+  const gen = progressBar('demo: generate+validate', { enabled: show });
+  let n = 0;
+  const lines = (function* () {
+    for (const l of demoNdjsonLines(demo)) {
+      if (++n % 1000 === 0) gen.tick(n, total);
+      yield l;
+    }
+  })();
+  const parsed = parseCatalogNdjson(lines);
+  gen.done();
+  if (parsed.errors.length) throw new CatalogImportError(parsed.errors);
+
+  const imp = progressBar('demo: import', { enabled: show });
+  const stats = await importCatalogRecords(rt.database, parsed.records, {
+    batchSize: rt.config.CATALOG_IMPORT_BATCH,
+    onProgress: (d, t) => imp.tick(d, t),
+  });
+  imp.done();
+  log.info({ demo, import: stats }, 'demo catalog imported');
+
+  await ensureIndices(rt.search, rt.config.INDEX_PREFIX);
+  const indexed = await rt.search.count(aliasName(rt.config.INDEX_PREFIX, 'listings'), { query: { match_all: {} } });
+  if (stats.outboxRows === 0 && indexed > 0) {
+    log.info({ indexed }, 'demo catalog unchanged and indexed: no rebuild');
+    return { import: stats, reindex: null };
+  }
+  // The import above is the only writer here, so the rebuild may absorb its outbox rows.
+  const reindex = await reindexAll(rt, log, { progress: show, absorbOutbox: true, oldIndexGraceMs: 0 });
+  return { import: stats, reindex };
+}
