@@ -22,7 +22,6 @@ beforeAll(async () => {
       MAP_MAX_ZOOM: 17,
       PUBLIC_BASE_URL: 'https://guest.example.test',
       CURRENCIES: 'THB,USD',
-      BASE_CURRENCY: 'THB',
       ONLINE_PAYMENTS_ENABLED: true,
       SERVICE_FEE_PERCENT: 7.5,
       ASSISTANT_ENABLED: true,
@@ -55,7 +54,7 @@ describe('GET /v1/config', () => {
       languages: ['en', 'ru', 'th', 'zh-Hans'],
       default_language: 'en',
       currencies: ['THB', 'USD'], // the catalog has no currencies yet: the CURRENCIES setting
-      base_currency: 'THB',
+      base_currency: 'THB', // the catalog's base currency
       search: {
         limit_default: 24,
         limit_max: c.SEARCH_LIMIT_MAX,

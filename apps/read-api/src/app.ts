@@ -7,6 +7,8 @@ import eventsRoutes from './routes/v1/events/index.ts';
 import searchRoutes from './routes/v1/search/index.ts';
 import nodesRoutes from './routes/v1/nodes.ts';
 import configRoutes from './routes/v1/config.ts';
+import currenciesRoutes from './routes/v1/currencies.ts';
+import fxRatesRoutes from './routes/v1/fx/rates.ts';
 
 /**
  * The read API: search, map, suggest, events and reference data, answered from the index.
@@ -20,6 +22,8 @@ async function readApiPlugin(app: FastifyInstance): Promise<void> {
   await app.register(searchRoutes);
   await app.register(nodesRoutes);
   await app.register(configRoutes);
+  await app.register(currenciesRoutes);
+  await app.register(fxRatesRoutes);
 }
 
 export const readApi: AppPlugin = { name: 'read-api', plugin: readApiPlugin };

@@ -151,10 +151,6 @@ export const envSchema = z.object({
     .regex(/^[A-Z]{3}(,[A-Z]{3})*$/, 'comma-separated ISO 4217 codes, e.g. THB,USD')
     .default('THB,USD,EUR,RUB,CNY')
     .transform((v) => v.split(',')),
-  BASE_CURRENCY: z
-    .string()
-    .regex(/^[A-Z]{3}$/, 'an ISO 4217 code, e.g. THB')
-    .default('THB'),
   ONLINE_PAYMENTS_ENABLED: bool.default(false),
   SERVICE_FEE_PERCENT: z.coerce.number().min(0).max(100).default(0),
   REVIEW_WINDOW_DAYS: int(14, 1, 365),

@@ -2,6 +2,7 @@ import { asc } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { BASE_CURRENCY } from '@guest/catalog';
 import { schema } from '@guest/db';
 import { DEFAULT_LANG, describeCodes, errorResponses, LANGUAGES } from '@guest/http-kit';
 import { originOf } from './nodes/origin.ts';
@@ -66,7 +67,9 @@ export const ConfigResponse = z
     languages: z.array(z.enum(LANGUAGES)).meta({ description: 'Interface languages.' }),
     default_language: z.enum(LANGUAGES),
     currencies: z.array(z.string()).meta({ description: 'Currency codes the catalog knows (ISO 4217).' }),
-    base_currency: z.string(),
+    base_currency: z.string().meta({
+      description: 'Currency prices are normalised to for sorting and price filters; FX rates are quoted against it.',
+    }),
     search: SearchLimits,
     online_payments_enabled: z.boolean(),
     service_fee_percent: z.number(),
@@ -132,7 +135,7 @@ export default async function configRoutes(app: FastifyInstance): Promise<void> 
         languages: [...LANGUAGES],
         default_language: DEFAULT_LANG,
         currencies: codes,
-        base_currency: config.BASE_CURRENCY,
+        base_currency: BASE_CURRENCY,
         search: {
           limit_default: config.SEARCH_LIMIT_DEFAULT,
           limit_max: config.SEARCH_LIMIT_MAX,
