@@ -76,7 +76,7 @@ export async function writeSearchFilters(
   const [row] = await db
     .update(profiles)
     .set({
-      searchFilters: sql`(${profiles.searchFilters} - ${clear}::text[]) || ${JSON.stringify(replace)}::jsonb`,
+      searchFilters: sql`(${profiles.searchFilters} - array(select jsonb_array_elements_text(${JSON.stringify(clear)}::jsonb))) || ${JSON.stringify(replace)}::jsonb`,
       updatedAt: sql`now()`,
     })
     .where(eq(profiles.accountId, accountId))
