@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/** Shapes of the reference routes (spec 4.5). */
+
+export const PlacePoint = z
+  .object({ lat: z.number(), lon: z.number() })
+  .meta({ id: 'PlacePoint', description: 'Centre of the place (WGS84 degrees); null when the catalog has none.' });
+
+export const PlaceResponse = z
+  .object({
+    id: z.number().int(),
+    parent_id: z.number().int().nullable(),
+    level: z.enum(['country', 'region', 'district', 'area']),
+    slug: z.string(),
+    name: z.string().meta({ description: 'In the request language, else English.' }),
+    listings_count: z.number().int().meta({ description: 'Published listings attached to the place itself.' }),
+    listings_total: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Published listings of the place and every nested place; null unless `with_totals=true`.' }),
+    name_full: z.string().nullable().meta({ description: 'e.g. "Kata, Phuket, Thailand", in the request language.' }),
+    timezone: z.string().nullable(),
+    currency: z.string().nullable(),
+    center: PlacePoint.nullable(),
+    popular: z.boolean(),
+  })
+  .meta({ id: 'PlaceResponse' });
+
+export const PlaceCardResponse = PlaceResponse.extend({
+  path: z.array(PlaceResponse).default([]).meta({ description: 'Ancestors from the top (country first).' }),
+  children: z.array(PlaceResponse).default([]).meta({ description: 'Places directly inside this one.' }),
+  counts: z
+    .record(z.string(), z.number().int())
+    .default({})
+    .meta({
+      description:
+        'Published listings per kind (`stay`, `experience`, `service`, `transport`, `food`) in this place and every ' +
+        'nested place, plus `events`: distinct events with an occurrence that has not ended.',
+    }),
+}).meta({ id: 'PlaceCardResponse' });
+
+export const CategoryResponse = z
+  .object({
+    id: z.number().int(),
+    code: z.string(),
+    kind: z.enum(['experience', 'service', 'transport', 'food']),
+    name: z.string(),
+    lang: z.string().meta({ description: 'Language of `name`.' }),
+    listings_count: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: "Only with `with_counts=true`: published listings in the category (the feed's boundary)." }),
+  })
+  .meta({ id: 'CategoryResponse' });
+
+export const AmenityResponse = z
+  .object({
+    code: z.string(),
+    name: z.string(),
+    kinds: z.array(z.enum(['stay', 'experience', 'service', 'transport', 'food'])),
+  })
+  .meta({ id: 'AmenityResponse' });
+
+export const AmenityGroupResponse = z
+  .object({
+    group: z.string().meta({ description: 'Group code.' }),
+    name: z.string().meta({ description: 'Group name in the request language.' }),
+    items: z.array(AmenityResponse),
+  })
+  .meta({ id: 'AmenityGroupResponse' });
+
+export type PlaceResponseT = z.infer<typeof PlaceResponse>;

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponses, limitParam } from '@guest/http-kit';
+import { PlaceResponse } from '../../../reference/schemas.ts';
+import { popularPlaces } from '../../../reference/place-service.ts';
+import { withTotalsParam } from '../places.ts';
+
+export default async function popularPlacesRoute(app: FastifyInstance) {
+  const { config } = app.runtime;
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/v1/places/popular',
+    {
+      schema: {
+        tags: ['reference'],
+        summary: 'Popular places, the busiest first',
+        description:
+          'Places the catalog marks popular, ordered by published listings including nested places (most first), ' +
+          'then by name. Never read as a place slug, even when a place is called "popular".',
+        querystring: z.object({
+          with_totals: withTotalsParam,
+          limit: limitParam(config.PLACES_POPULAR_LIMIT, 100),
+          lang: z.string().max(35).optional(),
+        }),
+        response: { 200: z.array(PlaceResponse), ...errorResponses(400, 429, 500) },
+      },
+    },
+    async (req) => popularPlaces(app, req.query.with_totals, req.query.limit, req.lang),
+  );
+}
