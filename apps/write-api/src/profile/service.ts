@@ -10,7 +10,18 @@ import { normalizeName, normalizeProfileText, type ProfileTextChanges } from './
 import { z } from 'zod';
 import type { ProfileResponse } from './schemas.ts';
 
-const { accounts, accountRestrictions, profiles, mediaFiles, currencies, devices, mediaTickets } = schema;
+const {
+  accounts,
+  accountRestrictions,
+  profiles,
+  mediaFiles,
+  currencies,
+  devices,
+  mediaTickets,
+  favorites,
+  notifications,
+  assistantMessages,
+} = schema;
 
 export type DbOrTx = Db | Tx;
 type Profile = z.infer<typeof ProfileResponse>;
@@ -141,9 +152,11 @@ export async function updateProfile(
 }
 
 /**
- * Account deletion: erases the personal data of the profile (phone, birth date, addresses,
- * countries, preferences, saved filters, devices) and the account's files, inside the deletion's
- * transaction. Stored file bytes are removed too; should the transaction roll back after that,
+ * Account deletion: erases the personal data of the profile (phone, birth date, gender, addresses,
+ * countries, language, currency, preferences, saved filters), the devices, favorites, notifications
+ * and assistant conversation, and the account's files, inside the deletion's transaction.
+ * Payments stay (the law keeps them, tied to an id that no longer names anyone), and so do
+ * messages in conversations with hosts, which belong to both sides. Stored file bytes are removed too; should the transaction roll back after that,
  * the file rows would point at nothing and answer 404, which loses nothing the person wanted kept.
  */
 export async function erasePersonalProfileData(tx: DbOrTx, accountId: string, storage: FileStorage): Promise<void> {
@@ -168,6 +181,9 @@ export async function erasePersonalProfileData(tx: DbOrTx, accountId: string, st
     })
     .where(eq(profiles.accountId, accountId));
   await tx.delete(devices).where(eq(devices.accountId, accountId));
+  await tx.delete(favorites).where(eq(favorites.accountId, accountId));
+  await tx.delete(notifications).where(eq(notifications.accountId, accountId));
+  await tx.delete(assistantMessages).where(eq(assistantMessages.accountId, accountId));
   const files = await tx
     .update(mediaFiles)
     .set({ deletedAt: sql`now()` })

@@ -7,6 +7,7 @@ import { inTransaction } from '@guest/jobs';
 import { ConfirmEmailRequest } from '../../../accounts/schemas.ts';
 import { consumeEmailToken } from '../../../accounts/email-tokens.ts';
 import { announceClosed, closeSessions } from '../../../accounts/sessions.ts';
+import { erasePersonalProfileData } from '../../../profile/service.ts';
 
 const { accounts, sessions, emailTokens, mailOutbox } = schema;
 
@@ -47,6 +48,7 @@ export default async function deleteConfirm(app: FastifyInstance) {
         await tx.update(sessions).set({ ip: '', userAgent: null }).where(eq(sessions.accountId, id));
         await tx.delete(emailTokens).where(eq(emailTokens.accountId, id));
         await tx.delete(mailOutbox).where(eq(mailOutbox.accountId, id));
+        await erasePersonalProfileData(tx, id, app.runtime.storage);
         return { accountId: id, closed: closedIds };
       });
       await announceClosed(app, accountId, closed);

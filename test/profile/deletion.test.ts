@@ -1,0 +1,88 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/test-app.ts';
+import { http } from '../support/http.ts';
+import { waitForMail } from '../auth/support.ts';
+import { signedIn, startProfileApp } from './support.ts';
+import { jpegWithGps } from './images.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startProfileApp();
+});
+afterAll(async () => t?.close());
+
+async function avatarFiles(): Promise<string[]> {
+  try {
+    return await readdir(path.join(t.config.STORAGE_DIR, 'avatars'));
+  } catch {
+    return [];
+  }
+}
+
+describe('account deletion erases the profile', () => {
+  it('after delete-confirm, phone, birth date, addresses, prefs, devices and the avatar file are gone', async () => {
+    const g = await signedIn(t);
+    const keep = await signedIn(t);
+    const profile = {
+      birth_date: '1988-05-04',
+      gender: 'male',
+      phone: '+66812345678',
+      citizenship: 'TH',
+      residence_country: 'TH',
+      billing_address: '1 Beach Rd',
+      emergency_contact: 'Mother +66811111111',
+      language: 'th',
+      currency: 'THB',
+    };
+    for (const who of [g, keep]) {
+      expect((await http(t.url, 'PATCH', '/v1/me', { token: who.token, body: profile })).status).toBe(200);
+      const form = new FormData();
+      form.append('file', new Blob([await jpegWithGps()], { type: 'image/jpeg' }), 'me.jpg');
+      const up = await fetch(`${t.url}/v1/me/avatar`, {
+        method: 'PUT',
+        body: form,
+        headers: { authorization: `Bearer ${who.token}` },
+      });
+      expect(up.status).toBe(200);
+    }
+    await http(t.url, 'PUT', '/v1/me/email-prefs', { token: g.token, body: { prefs: { 'booking.reminder': false } } });
+    await http(t.url, 'PUT', '/v1/me/search-filters', { token: g.token, body: { stay: { q: 'Kata beach' } } });
+    await http(t.url, 'POST', '/v1/devices', {
+      token: g.token,
+      body: { device_id: 'd1', platform: 'android', push_permission: true, push_token: 'fcm-1' },
+    });
+    expect(await avatarFiles()).toHaveLength(2);
+
+    expect((await http(t.url, 'POST', '/v1/auth/delete-request', { token: g.token })).status).toBe(202);
+    const { token } = await waitForMail(t, g.email, /deletion/i);
+    const confirmed = await http(t.url, 'POST', '/v1/auth/delete-confirm', { body: { token } });
+    expect(confirmed.status).toBe(200);
+
+    const { rows } = await t.sql.query('select * from profiles where account_id = $1', [g.accountId]);
+    expect(rows[0]).toMatchObject({
+      birth_date: null,
+      gender: null,
+      phone: null,
+      citizenship: null,
+      residence_country: null,
+      billing_address: null,
+      emergency_contact: null,
+      language: null,
+      currency: null,
+      avatar_media_id: null,
+      email_prefs: {},
+      search_filters: {},
+    });
+    const devices = await t.sql.query('select count(*)::int as n from devices where account_id = $1', [g.accountId]);
+    expect(devices.rows[0].n).toBe(0);
+    const media = await t.sql.query('select deleted_at from media_files where owner_account_id = $1', [g.accountId]);
+    expect(media.rows.every((r) => r.deleted_at !== null)).toBe(true);
+    // Only the other person's avatar file is left in the storage, and their profile is untouched.
+    expect(await avatarFiles()).toHaveLength(1);
+    const other = await http(t.url, 'GET', '/v1/me', { token: keep.token });
+    expect(other.body).toMatchObject(profile);
+    expect(other.body.avatar_url).not.toBeNull();
+  });
+});
