@@ -1,4 +1,4 @@
-import { type Log, line } from './util.ts';
+import { httpJson, type Log, line } from './util.ts';
 
 /**
  * Smoke test of the analysis the project relies on: the ICU plugin (icu_tokenizer segments Thai
@@ -8,15 +8,9 @@ import { type Log, line } from './util.ts';
 export async function checkOpenSearch(url: string, log: Log): Promise<void> {
   const index = `stack-check-${process.pid}-${Date.now()}`;
   const call = async (method: string, p: string, body?: unknown): Promise<unknown> => {
-    const res = await fetch(`${url}${p}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(30_000),
-    });
-    const json: unknown = await res.json();
-    if (!res.ok) throw new Error(`${method} ${p}: HTTP ${res.status} ${JSON.stringify(json)}`);
-    return json;
+    const res = await httpJson(`${url}${p}`, method, body, 30_000);
+    if (res.status >= 300) throw new Error(`${method} ${p}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
   };
   const tokens = async (analyzer: string, text: string): Promise<string[]> => {
     const r = (await call('POST', `/${index}/_analyze`, { analyzer, text })) as { tokens: { token: string }[] };

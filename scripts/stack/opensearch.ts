@@ -8,6 +8,7 @@ import {
   dataDir,
   ensureDir,
   errorText,
+  httpJson,
   indent,
   isOurProcess,
   line,
@@ -60,10 +61,9 @@ interface Health {
 
 async function health(url: string, timeoutMs = 3000): Promise<Health | undefined> {
   try {
-    const res = await fetch(`${url}/_cluster/health`, { signal: AbortSignal.timeout(timeoutMs) });
-    if (!res.ok) return undefined;
-    const body = (await res.json()) as Partial<Health>;
-    return typeof body.status === 'string' ? (body as Health) : undefined;
+    const res = await httpJson(`${url}/_cluster/health`, 'GET', undefined, timeoutMs);
+    const body = res.body as Partial<Health>;
+    return res.status === 200 && typeof body.status === 'string' ? (body as Health) : undefined;
   } catch {
     return undefined;
   }

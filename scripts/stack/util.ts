@@ -10,6 +10,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -252,4 +253,46 @@ export async function withLock<T>(name: string, fn: () => Promise<T>, log: Log, 
   } finally {
     if (readPid(file) === process.pid) rmSync(file, { force: true });
   }
+}
+
+export interface HttpResult {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * A JSON request without keep-alive (fetch would keep the socket, and with it the event loop of a
+ * short CLI run, alive for a few seconds). Rejects on network errors and time-outs.
+ */
+export function httpJson(url: string, method = 'GET', body?: unknown, timeoutMs = 5000): Promise<HttpResult> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const req = http.request(
+      url,
+      {
+        method,
+        agent: false,
+        timeout: timeoutMs,
+        headers: payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {},
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            /* not JSON */
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`${method} ${url}: no answer within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(payload);
+  });
 }
