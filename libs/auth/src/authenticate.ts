@@ -36,6 +36,24 @@ select a.status, a.email_confirmed_at is not null as email_confirmed,
  where s.id = $1 and s.account_id = $2 and s.closed_at is null and s.expires_at > now()
    and a.status <> 'deleted'`;
 
+type SessionRow = { status: AccountStatus; email_confirmed: boolean; stale: boolean; restrictions: RestrictionKind[] };
+
+/** The state of an open session of this account, or null when it is closed, expired or deleted. */
+export async function sessionState(
+  runtime: Pick<Runtime, 'database'>,
+  accountId: string,
+  sessionId: string,
+): Promise<(Omit<AuthContext, 'accountId' | 'sessionId'> & { stale: boolean }) | null> {
+  const { rows } = await runtime.database.pool.query<SessionRow>({
+    name: 'auth-session',
+    text: SESSION_QUERY,
+    values: [sessionId, accountId],
+  });
+  const row = rows[0];
+  if (!row) return null;
+  return { status: row.status, emailConfirmed: row.email_confirmed, restrictions: row.restrictions, stale: row.stale };
+}
+
 /**
  * Verifies an access token for `audience` and that its session is still open: a token of a
  * closed session fails at once, not when it expires (spec 5.4, 5.6). For HTTP guards and for
@@ -53,15 +71,9 @@ export async function authenticate(
   } catch (err) {
     throw new AuthError(err instanceof InvalidTokenError ? err.reason : 'invalid');
   }
-  const { rows } = await runtime.database.pool.query<{
-    status: AccountStatus;
-    email_confirmed: boolean;
-    stale: boolean;
-    restrictions: RestrictionKind[];
-  }>({ name: 'auth-session', text: SESSION_QUERY, values: [claims.sessionId, claims.accountId] });
-  const row = rows[0];
-  if (!row) throw new AuthError('session_closed');
-  if (row.stale && seenFrom) {
+  const state = await sessionState(runtime, claims.accountId, claims.sessionId);
+  if (!state) throw new AuthError('session_closed');
+  if (state.stale && seenFrom) {
     // "Last used" is kept to the minute for the sessions list; a failed update must not fail the call.
     runtime.database.pool
       .query('update sessions set last_used_at = now(), ip = $2 where id = $1 and closed_at is null', [
@@ -73,8 +85,8 @@ export async function authenticate(
   return {
     accountId: claims.accountId,
     sessionId: claims.sessionId,
-    emailConfirmed: row.email_confirmed,
-    status: row.status,
-    restrictions: row.restrictions,
+    emailConfirmed: state.emailConfirmed,
+    status: state.status,
+    restrictions: state.restrictions,
   };
 }

@@ -10,6 +10,7 @@ export {
 } from './tokens.ts';
 export {
   authenticate,
+  sessionState,
   AuthError,
   type AuthContext,
   type AuthFailure,
@@ -36,3 +37,4 @@ export {
 } from './captcha.ts';
 export { issueWsTicket, redeemWsTicket, type WsTicketIdentity } from './ws-ticket.ts';
 export { parseAllowlist, isAllowedToSignIn } from './allowlist.ts';
+export { createSocketAuthenticator, type SocketIdentity } from './socket.ts';
