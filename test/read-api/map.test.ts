@@ -196,6 +196,15 @@ describe('GET /v1/map/{path}: passes the provider body and caching headers throu
     expect(upstream.seen[1]!.headers['if-modified-since']).toBe(LAST_MODIFIED);
   });
 
+  it('answers HEAD with the provider headers and no body, asking the provider with HEAD too', async () => {
+    const res = await fetch(`${t.url}/v1/map/style.json`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toBe('"style-v1"');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(await res.text()).toBe('');
+    expect(upstream.seen.map((s) => `${s.method} ${s.url}`)).toEqual(['HEAD /style.json']);
+  });
+
   it('passes an empty tile (204) through', async () => {
     const res = await raw(t.url, '/v1/map/tiles/7/0/0.pbf');
     expect(res.status).toBe(204);

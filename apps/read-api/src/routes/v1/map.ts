@@ -77,7 +77,8 @@ export default async function mapRoutes(app: FastifyInstance): Promise<void> {
       reply.raw.once('close', () => {
         if (!reply.raw.writableFinished) clientGone.abort(new Error('client closed the connection'));
       });
-      const res = await upstream.get(resource.upstreamPath, req.headers, clientGone.signal);
+      const method = req.method === 'HEAD' ? 'HEAD' : 'GET';
+      const res = await upstream.get(resource.upstreamPath, req.headers, clientGone.signal, method);
       return pass(reply, res, resource.contentType);
     },
   );

@@ -47,11 +47,16 @@ export class MapUpstream {
   }
 
   /**
-   * GETs `path` (already checked against the allow-list) and answers the provider's response;
+   * GETs (or HEADs) `path` (already checked against the allow-list) and answers the provider's response;
    * throws 504 `gateway_timeout` when it does not answer in time and 502 `bad_gateway` when it
    * cannot be reached. `clientGone` aborts the request when the client disconnects first.
    */
-  async get(path: string, incoming: Record<string, string | string[] | undefined>, clientGone: AbortSignal) {
+  async get(
+    path: string,
+    incoming: Record<string, string | string[] | undefined>,
+    clientGone: AbortSignal,
+    method: 'GET' | 'HEAD' = 'GET',
+  ) {
     const headers: Record<string, string> = { 'user-agent': 'guest-api-map-proxy' };
     for (const name of FORWARDED_REQUEST_HEADERS) {
       const v = incoming[name];
@@ -66,7 +71,7 @@ export class MapUpstream {
     clientGone.addEventListener('abort', onClientGone, { once: true });
     try {
       return await request(`${this.base}/${path}`, {
-        method: 'GET',
+        method,
         headers,
         dispatcher: this.agent,
         signal: controller.signal,
