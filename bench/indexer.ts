@@ -1,0 +1,211 @@
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { loadConfig } from '@guest/config';
+import { ensureDatabaseExists, runMigrations } from '@guest/db';
+import { createRuntime } from '@guest/runtime';
+import { aliasName, INDEX_KINDS } from '@guest/catalog';
+import {
+  createLogger,
+  ensureIndices,
+  importCatalogRecords,
+  importCatalogText,
+  parseCatalogNdjson,
+  reindexAll,
+  startOutboxWorker,
+  verifyIndex,
+} from '@guest/indexer';
+import { demoNdjsonLines } from '../indexer/src/demo/load-demo.ts';
+import { indexBody } from '../indexer/src/engine/index-bodies.ts';
+import { bulkBody, type BulkOp } from '../indexer/src/engine/bulk.ts';
+import { loadEventSources, loadListingSources, loadProjectionContext } from '../indexer/src/source/load-sources.ts';
+import { projectListing } from '../indexer/src/projection/listing-document.ts';
+import { projectPlace } from '../indexer/src/projection/place-document.ts';
+import { projectEventOccurrences } from '../indexer/src/projection/event-documents.ts';
+import { todayIn } from '../indexer/src/schedule/expand-schedule.ts';
+import { progressBar } from '../indexer/src/progress.ts';
+
+/**
+ * `npm run bench:indexer -- --listings 100000 --events 5000 --updates 200`
+ *
+ * In a database and index prefix of its own: imports the demo catalog, then prints
+ *  1. full reindex throughput (documents/s: read Postgres, project, _bulk, swap aliases),
+ *  2. raw _bulk throughput of the very same documents (already projected, same batch size,
+ *     same mappings) in the same run, and the ratio of the two,
+ *  3. change-to-visible latency p50/p99 over single updates through the normal path
+ *     (import of one changed record → outbox → worker → _bulk → refresh → visible to a search).
+ */
+const { values } = parseArgs({
+  options: {
+    listings: { type: 'string', default: '100000' },
+    events: { type: 'string', default: '5000' },
+    updates: { type: 'string', default: '200' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const listings = Number(values.listings);
+const events = Number(values.events);
+const updates = Number(values.updates);
+
+const base = loadConfig({ ...process.env, APP_ENV: process.env.APP_ENV ?? 'development' });
+const dbName = `guest_bench_${process.pid}`;
+const dbUrl = new URL(base.DATABASE_URL);
+dbUrl.pathname = `/${dbName}`;
+await ensureDatabaseExists(dbUrl.toString());
+await runMigrations(dbUrl.toString());
+const config = loadConfig(process.env, {
+  DATABASE_URL: dbUrl.toString(),
+  INDEX_PREFIX: `bench-${process.pid}`,
+  LOG_LEVEL: 'warn',
+  INDEXER_POLL_MS: 1000,
+});
+const rt = createRuntime(config);
+const log = createLogger(rt);
+const say = (m: string) => process.stderr.write(`[bench] ${m}\n`);
+const rows: Array<[string, string]> = [];
+
+try {
+  say(`demo catalog: ${listings} listings, ${events} events`);
+  const today = todayIn('Asia/Bangkok', new Date());
+  let t0 = Date.now();
+  const parsed = parseCatalogNdjson(demoNdjsonLines({ listings, events, seed: 42, today }));
+  if (parsed.errors.length) throw new Error(parsed.errors.slice(0, 5).join('\n'));
+  const bar = progressBar('import');
+  const stats = await importCatalogRecords(rt.database, parsed.records, {
+    batchSize: config.CATALOG_IMPORT_BATCH,
+    onProgress: (d, t) => bar.tick(d, t),
+  });
+  bar.done();
+  const importS = (Date.now() - t0) / 1000;
+  rows.push([
+    'import (validate + write + outbox)',
+    `${parsed.records.length} records in ${importS.toFixed(1)} s = ${Math.round(parsed.records.length / importS)} records/s`,
+  ]);
+
+  // 1. Full reindex through the real code path.
+  await ensureIndices(rt.search, config.INDEX_PREFIX);
+  const re = await reindexAll(rt, log, { progress: true, absorbOutbox: true, oldIndexGraceMs: 0 });
+  const reDocs = re.documents.listings + re.documents.places + re.documents.events;
+  rows.push([
+    'full reindex',
+    `${reDocs} docs in ${re.seconds.toFixed(1)} s = ${Math.round(re.docsPerSecond)} docs/s (${JSON.stringify(re.documents)})`,
+  ]);
+
+  // 2. Raw _bulk of the same documents: projected beforehand, so only the engine is timed.
+  const ctx = await loadProjectionContext(rt.database.db);
+  const raw: Record<string, string> = {};
+  const stamp = Date.now();
+  for (const kind of INDEX_KINDS) {
+    raw[kind] = `${config.INDEX_PREFIX}-raw-${kind}-${stamp}`;
+    await rt.search.createIndex(raw[kind]!, indexBody(kind));
+    await rt.search.putIndexSettings(raw[kind]!, { index: { refresh_interval: '-1' } });
+  }
+  const ops: BulkOp[] = [];
+  for (const p of ctx.places.values()) {
+    const doc = projectPlace(p, ctx);
+    ops.push({ action: 'index', index: raw.places!, id: String(p.id), version: doc.version, doc });
+  }
+  for (let after = 0; ;) {
+    const page = await loadListingSources(rt.database.db, { afterId: after, limit: 2000 });
+    if (!page.length) break;
+    after = page[page.length - 1]!.listing.id;
+    for (const src of page) {
+      const doc = projectListing(src, ctx);
+      if (doc) ops.push({ action: 'index', index: raw.listings!, id: String(doc.id), version: doc.version, doc });
+    }
+  }
+  for (let after = 0; ;) {
+    const page = await loadEventSources(rt.database.db, { afterId: after, limit: 200 });
+    if (!page.length) break;
+    after = page.reduce((m, s) => Math.max(m, s.event.id), after);
+    for (const src of page) {
+      for (const o of projectEventOccurrences(src, ctx, rt.clock.now(), config.EVENTS_HORIZON_DAYS)) {
+        ops.push({ action: 'index', index: raw.events!, id: o.id, version: o.doc.version, doc: o.doc });
+      }
+    }
+  }
+  const chunk = config.INDEXER_REINDEX_BULK_DOCS;
+  const bodies: unknown[][] = [];
+  for (let i = 0; i < ops.length; i += chunk) bodies.push(bulkBody(ops.slice(i, i + chunk)));
+  const rawBar = progressBar('raw _bulk');
+  t0 = Date.now();
+  let sent = 0;
+  for (const body of bodies) {
+    const res = await rt.search.bulk(body);
+    if (res.errors) throw new Error('raw bulk had errors');
+    sent += body.length / 2;
+    rawBar.tick(sent, ops.length);
+  }
+  for (const kind of INDEX_KINDS) await rt.search.refresh(raw[kind]!);
+  const rawS = (Date.now() - t0) / 1000;
+  rawBar.done();
+  for (const kind of INDEX_KINDS) await rt.search.deleteIndex(raw[kind]!);
+  const rawRate = ops.length / rawS;
+  rows.push([
+    'raw _bulk, same documents',
+    `${ops.length} docs in ${rawS.toFixed(1)} s = ${Math.round(rawRate)} docs/s`,
+  ]);
+  rows.push(['reindex / raw _bulk', `${((re.docsPerSecond / rawRate) * 100).toFixed(0)} %`]);
+
+  // 3. Change-to-visible latency over single updates through the normal change flow.
+  const worker = await startOutboxWorker(rt, log);
+  const sample = await rt.database.pool.query<{ id: number; external_id: string }>(
+    `select id, external_id from listings where status = 'published' order by id limit $1`,
+    [updates],
+  );
+  const lines = new Map<string, string>();
+  for (const l of parsed.records) {
+    if (l.record.type === 'listing') lines.set(l.record.external_id, JSON.stringify(l.record));
+  }
+  const listingsAlias = aliasName(config.INDEX_PREFIX, 'listings');
+  const latencies: number[] = [];
+  const latBar = progressBar('change-to-visible');
+  for (const [i, row] of sample.rows.entries()) {
+    const rec = JSON.parse(lines.get(row.external_id)!);
+    const newPrice = rec.price.amount_minor + 100 + i;
+    rec.price.amount_minor = newPrice;
+    const started = performance.now();
+    await importCatalogText(rt.database, JSON.stringify(rec));
+    for (;;) {
+      const n = await rt.search.count(listingsAlias, {
+        query: { bool: { filter: [{ term: { id: row.id } }, { term: { price_minor: newPrice } }] } },
+      });
+      if (n === 1) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    latencies.push(performance.now() - started);
+    latBar.tick(i + 1, sample.rows.length);
+  }
+  latBar.done();
+  await worker.stop();
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
+  rows.push([
+    `change-to-visible (${latencies.length} single updates)`,
+    `p50 ${pct(50).toFixed(0)} ms, p99 ${pct(99).toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms (index refresh_interval 1s)`,
+  ]);
+
+  const report = await verifyIndex(rt);
+  rows.push(['verify after the run', `drift ${report.drift}`]);
+
+  const width = Math.max(...rows.map(([k]) => k.length));
+  process.stdout.write(
+    `\nindexer benchmark: ${listings} listings, ${events} events, ${(await import('node:os')).cpus().length} cores\n`,
+  );
+  for (const [k, v] of rows) process.stdout.write(`  ${k.padEnd(width)}  ${v}\n`);
+} finally {
+  if (!values.keep) {
+    for (const kind of INDEX_KINDS) {
+      for (const index of await rt.search.getAlias(aliasName(config.INDEX_PREFIX, kind)))
+        await rt.search.deleteIndex(index);
+    }
+  }
+  await rt.close();
+  if (!values.keep) {
+    const admin = new URL(base.DATABASE_URL);
+    admin.pathname = '/postgres';
+    const c = new pg.Client({ connectionString: admin.toString() });
+    await c.connect();
+    await c.query(`drop database if exists "${dbName}" with (force)`);
+    await c.end();
+  }
+}
