@@ -194,7 +194,13 @@ describe('cards and language', () => {
 
 describe('count is light and agrees with the feed', () => {
   it('count equals the number of cards the feed pages through', async () => {
-    for (const params of [{}, { kind: 'food' }, { q: 'Patong' }, { q: 'Патонг', kind: 'experience' }]) {
+    const cases: Array<Record<string, string>> = [
+      {},
+      { kind: 'food' },
+      { q: 'Patong' },
+      { q: 'Патонг', kind: 'experience' },
+    ];
+    for (const params of cases) {
       const items = await allPages(t, { ...params, limit: 3 });
       const count = await search(t, 'count', params);
       expect(count.body).toEqual({ count: items.length });

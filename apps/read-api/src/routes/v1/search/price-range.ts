@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses, errors } from '@guest/http-kit';
-import { convertMinor, LISTING_KINDS } from '@guest/catalog';
+import { convertMinor } from '@guest/catalog';
 import type { SearchDeps } from '../../../search/context.ts';
-import { SearchFilters } from '../../../search/filters.ts';
+import { SEARCH_KINDS, SearchFilters } from '../../../search/filters.ts';
 import {
   buildHistogramRequest,
   buildPriceStatsRequest,
@@ -13,15 +13,30 @@ import {
 } from '../../../search/price-range.ts';
 import { PriceRangeResponse } from '../../../search/schemas.ts';
 
+/** `lang` is every route's language parameter; anything else is refused by name. */
+const ACCEPTED = new Set(['kind', 'currency', 'lang']);
+
 /** GET /v1/search/price-range (spec 4.7): only `kind` and `currency`; other filters are not accepted. */
 export default async function priceRangeRoute(app: FastifyInstance, opts: { deps: SearchDeps }): Promise<void> {
   const { deps } = opts;
-  const Query = z.object({
-    kind: z.enum(LISTING_KINDS).optional().meta({ description: 'One kind; without it, all five.' }),
-    currency: SearchFilters.shape.currency.meta({
-      description: 'Currency of the answer (default: the base currency); converted through FX rates.',
-    }),
-  });
+  const Query = z
+    .looseObject({
+      kind: z.enum(SEARCH_KINDS).optional().meta({ description: 'One kind, or `all`; without it, all five.' }),
+      currency: SearchFilters.shape.currency.meta({
+        description: 'Currency of the answer (default: the base currency); converted through FX rates.',
+      }),
+    })
+    .superRefine((v, ctx) => {
+      for (const key of Object.keys(v)) {
+        if (!ACCEPTED.has(key)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: 'not accepted here: the price range takes only kind and currency',
+          });
+        }
+      }
+    });
 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/search/price-range',
@@ -37,7 +52,7 @@ export default async function priceRangeRoute(app: FastifyInstance, opts: { deps
       },
     },
     async (req) => {
-      const { kind } = req.query;
+      const kind = req.query.kind === 'all' ? undefined : req.query.kind;
       const fx = await deps.fx.get();
       const currency = req.query.currency ?? deps.baseCurrency;
       if (convertMinor(100, deps.baseCurrency, currency, fx) === null) {
