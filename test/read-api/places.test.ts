@@ -46,7 +46,6 @@ describe('GET /v1/places', () => {
       timezone: 'Asia/Bangkok',
       currency: 'THB',
       center: { lat: 7.8206, lon: 98.2986 },
-      popular: true,
     });
     expect(p.kata!.parent_id).toBe(p.phuket!.id);
     expect(p.thailand).toMatchObject({ parent_id: null, listings_count: 0, center: null });
@@ -113,7 +112,6 @@ describe('GET /v1/places/{slug}', () => {
         'path',
         'children',
         'counts',
-        'popular',
       ].sort(),
     );
     expect(card).toMatchObject({ slug: 'kata', name: 'Ката', listings_count: 2, listings_total: 3 });

@@ -36,6 +36,12 @@ describe('EventFilterParams', () => {
   });
 });
 
+describe('timezone', () => {
+  it('is returned in its canonical spelling', () => {
+    expect(EventFilterParams.parse({ timezone: 'asia/bangkok' }).timezone).toBe('Asia/Bangkok');
+  });
+});
+
 describe('isIanaZone', () => {
   it('accepts IANA names and refuses the rest', () => {
     expect(isIanaZone('Asia/Bangkok')).toBe(true);

@@ -26,6 +26,11 @@ export function isIanaZone(tz: string): boolean {
   }
 }
 
+/** The zone's canonical spelling (`asia/bangkok` → `Asia/Bangkok`). */
+export function canonicalZone(tz: string): string {
+  return new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone;
+}
+
 /** `YYYY-MM-DD` that is a real calendar date (2026-02-30 is refused). */
 export const dateParam = z
   .string()
@@ -139,16 +144,10 @@ export const EventFilterParams = z
       .enum(EVENT_LANG_VALUES)
       .default('any')
       .meta({ description: 'Language the event is held in; exact match (`multi` means several languages).' }),
-    q: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .optional()
-      .meta({
-        description:
-          'Words matched against name, description, venue and place, in all languages at once; all words must match.',
-      }),
+    q: z.string().trim().min(1).max(200).optional().meta({
+      description:
+        'Words matched against name, description, venue and place, in all languages at once; all words must match.',
+    }),
     bbox: bboxParam,
     near: nearParam,
     radius_m: z.coerce
@@ -162,6 +161,7 @@ export const EventFilterParams = z
       .string()
       .default(DEFAULT_EVENTS_TIMEZONE)
       .refine(isIanaZone, 'must be an IANA time zone, e.g. Asia/Bangkok')
+      .transform(canonicalZone)
       .meta({ description: 'IANA zone in which "today" is computed; default `Asia/Bangkok`.' }),
     cursor: cursorParam,
     lang: z.string().max(35).optional().meta({ description: 'Response language (else `Accept-Language`).' }),

@@ -119,14 +119,4 @@ export const EventPageResponse = EventCard.extend({
   next_occurrences: z.array(EventOccurrence),
 }).meta({ id: 'EventPageResponse' });
 
-export const EventCategoryResponse = z
-  .object({
-    id: z.number().int(),
-    code: z.string(),
-    kind: z.literal('event'),
-    name: z.string(),
-    lang: z.string(),
-  })
-  .meta({ id: 'EventCategoryResponse' });
-
 export type EventCardT = z.infer<typeof EventCard>;

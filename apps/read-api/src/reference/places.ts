@@ -84,7 +84,6 @@ export function toPlaceResponse(doc: PlaceDocument, lang: ContentLanguage, count
     timezone: doc.timezone,
     currency: doc.currency,
     center: doc.center ? { lat: doc.center.lat, lon: doc.center.lon } : null,
-    popular: doc.popular,
   };
 }
 

@@ -23,7 +23,6 @@ export const PlaceResponse = z
     timezone: z.string().nullable(),
     currency: z.string().nullable(),
     center: PlacePoint.nullable(),
-    popular: z.boolean(),
   })
   .meta({ id: 'PlaceResponse' });
 
@@ -44,7 +43,7 @@ export const CategoryResponse = z
   .object({
     id: z.number().int(),
     code: z.string(),
-    kind: z.enum(['experience', 'service', 'transport', 'food']),
+    kind: z.enum(['experience', 'service', 'transport', 'food', 'event']),
     name: z.string(),
     lang: z.string().meta({ description: 'Language of `name`.' }),
     listings_count: z

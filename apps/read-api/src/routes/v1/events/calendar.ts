@@ -21,12 +21,10 @@ export default async function calendarRoute(app: FastifyInstance) {
       .meta({
         description: `Days in the strip, 1 to ${config.CALENDAR_DAYS_MAX}; default ${config.CALENDAR_DAYS_DEFAULT}.`,
       }),
-    limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX)
-      .optional()
-      .meta({
-        description:
-          'Accepted for parity with the feed (the same query string works for both); it does not change the strip.',
-      }),
+    limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX).optional().meta({
+      description:
+        'Accepted for parity with the feed (the same query string works for both); it does not change the strip.',
+    }),
   });
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/events/calendar',

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '@guest/http-kit';
-import { textIn } from '../../../events/card.ts';
-import { EventCategoryResponse } from '../../../events/schemas.ts';
+import { pickText } from '@guest/catalog';
+import { CategoryResponse } from '../../../reference/schemas.ts';
 import { readCategories } from '../../../reference/catalog-lists.ts';
 import { createTtlCache } from '../../../reference/cache.ts';
 
@@ -18,18 +18,15 @@ export default async function eventCategoriesRoute(app: FastifyInstance) {
         tags: ['events'],
         summary: 'Event categories, named in the request language (English fallback)',
         querystring: z.object({ lang: z.string().max(35).optional() }),
-        response: { 200: z.array(EventCategoryResponse), ...errorResponses(400, 429, 500) },
+        response: { 200: z.array(CategoryResponse), ...errorResponses(400, 429, 500) },
       },
     },
     async (req) => {
       const rows = await cache.get('event', () => readCategories(app.runtime.database.db, 'event'));
-      return rows.map((r) => ({
-        id: r.id,
-        code: r.code,
-        kind: 'event' as const,
-        name: textIn(r.name, req.lang) ?? r.code,
-        lang: r.name[req.lang] ? req.lang : 'en',
-      }));
+      return rows.map((r) => {
+        const name = pickText(r.name, req.lang, req.lang);
+        return { id: r.id, code: r.code, kind: 'event' as const, name: name?.text ?? r.code, lang: name?.lang ?? 'en' };
+      });
     },
   );
 }
