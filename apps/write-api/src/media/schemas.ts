@@ -16,3 +16,18 @@ export const MediaTicketResponse = z
 export const MediaDownloadQuery = z.object({
   t: z.string().min(1).max(200).nullable().optional().meta({ description: 'One-time file ticket.' }),
 });
+
+/**
+ * The avatar upload, for the OpenAPI description: one multipart part `file`. The route reads the
+ * part as a stream (never buffered by a body parser), so this shape documents the request and the
+ * checks happen in the upload reader and image pipeline, answering 400 on `file`.
+ */
+export const AvatarUploadRequest = z
+  .object({
+    file: z.custom<unknown>().meta({
+      type: 'string',
+      format: 'binary',
+      description: 'JPEG, PNG, HEIC or WebP, with a matching Content-Type.',
+    }),
+  })
+  .meta({ id: 'AvatarUploadRequest' });

@@ -8,6 +8,7 @@ import { AvatarResponse } from '../../../profile/schemas.ts';
 import { mediaUrl, publicBase } from '../../../profile/service.ts';
 import { readSingleFile } from '../../../media/upload.ts';
 import { processAvatar } from '../../../media/image.ts';
+import { AvatarUploadRequest } from '../../../media/schemas.ts';
 import { removeAvatar, replaceAvatar } from '../../../media/files.ts';
 
 export default async function meAvatar(app: FastifyInstance) {
@@ -21,6 +22,8 @@ export default async function meAvatar(app: FastifyInstance) {
     '/v1/me/avatar',
     {
       onRequest: requireAuth({ confirmed: true }),
+      // The multipart body is read part by part in the handler; its schema only documents it.
+      validatorCompiler: () => (data) => ({ value: data }),
       schema: {
         tags: ['me'],
         summary: 'Upload a new avatar',
@@ -34,6 +37,7 @@ export default async function meAvatar(app: FastifyInstance) {
           `every upload. Errors: ${describeCodes('validation_error', 'unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
         security: bearerSecurity,
         consumes: ['multipart/form-data'],
+        body: AvatarUploadRequest,
         response: { 200: AvatarResponse, ...errorResponses(400, 401, 403, 429, 500) },
       },
     },
