@@ -168,6 +168,21 @@ describe('POST /v1/devices', () => {
     expect(rows[0]).toEqual({ n: 1, p: false });
   });
 
+  it('accepts Idempotency-Key: a repeat answers the same and creates no second record', async () => {
+    const g = await signedIn(t);
+    const send = () =>
+      http(t.url, 'POST', '/v1/devices', {
+        token: g.token,
+        headers: { 'idempotency-key': 'device-key-0001' },
+        body: { device_id: 'web-1', platform: 'web', push_permission: true },
+      });
+    const [a, b] = [await send(), await send()];
+    expect(a.status).toBe(200);
+    expect(b.body).toEqual(a.body);
+    const { rows } = await t.sql.query('select count(*)::int as n from devices where account_id = $1', [g.accountId]);
+    expect(rows[0].n).toBe(1);
+  });
+
   it('refuses an unknown platform with 422 and needs sign-in', async () => {
     const g = await signedIn(t);
     const e = expectEnvelope(

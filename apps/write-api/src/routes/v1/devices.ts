@@ -9,13 +9,14 @@ export default async function devicesRoute(app: FastifyInstance) {
     '/v1/devices',
     {
       onRequest: requireAuth(),
+      config: { idempotent: true },
       schema: {
         tags: ['me'],
         summary: "Register a device's push permission",
         description:
           'Creates or updates the device named by `device_id` for the signed-in account and binds it to the current ' +
           'session. Pushes that the preferences allow are delivered only to devices with `push_permission` true whose ' +
-          'session is open. Sending the same body again changes nothing. ' +
+          'session is open. Sending the same body again changes nothing; `Idempotency-Key` is accepted. ' +
           `Errors: ${describeCodes('schema_invalid', 'unauthorized', 'rate_limited')}.`,
         security: bearerSecurity,
         body: DeviceRequest,
