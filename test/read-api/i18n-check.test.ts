@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '@guest/config';
+import { ERROR_CODES } from '@guest/http-kit';
 import { inspectDictionaries } from '../../apps/read-api/src/routes/v1/i18n/dictionaries.ts';
 
 const dirs: string[] = [];
@@ -29,6 +30,12 @@ describe('i18n check (the function behind npm run check:i18n)', () => {
     expect(Object.keys(r.dictionaries.en ?? {}).length).toBeGreaterThanOrEqual(80);
     expect(r.coverage.map((c) => c.lang)).toEqual(['ru', 'th', 'zh-Hans']);
     for (const c of r.coverage) expect(c.percent).toBeGreaterThan(50);
+  });
+
+  it('has an English message for every error code of the envelope, under errors.<code>', () => {
+    const en = inspectDictionaries(path.join(repoRoot, 'i18n')).dictionaries.en ?? {};
+    const lacking = Object.keys(ERROR_CODES).filter((code) => en[`errors.${code}`] === undefined);
+    expect(lacking, 'error codes without an interface message').toEqual([]);
   });
 
   it('reports coverage per language with the missing keys', async () => {

@@ -103,6 +103,12 @@ describe('GET /v1/i18n: the full dictionary of the request language', () => {
     expect(otherLang.body.lang).toBe('th');
   });
 
+  it('treats an empty lang or version as absent', async () => {
+    const res = await http(t.url, 'GET', '/v1/i18n?lang=&version=', { headers: { 'accept-language': 'th' } });
+    expect(res.status).toBe(200);
+    expect(res.body.lang).toBe('th');
+  });
+
   it('rejects a malformed lang or version with 400 validation_error naming the field', async () => {
     const badLang = await http(t.url, 'GET', '/v1/i18n?lang=%3Cscript%3E');
     expect(expectEnvelope(badLang, 400, 'validation_error').details.field).toBe('lang');
