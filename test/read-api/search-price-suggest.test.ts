@@ -118,12 +118,13 @@ describe('GET /v1/search/suggest', () => {
   });
 
   it('small typos still find the place', async () => {
-    for (const [q, slug] of [
+    const typos: Array<[string, string]> = [
       ['Phukte', 'phuket'],
       ['Karn', 'karon'],
       ['Patnog', 'patong'],
       ['Бангок', 'bangkok'],
-    ]) {
+    ];
+    for (const [q, slug] of typos) {
       expect(placeSlugs(await search(t, 'suggest', { q })), q).toContain(slug);
     }
   });
