@@ -36,6 +36,10 @@ describe('POST /v1/auth/captcha (G5d)', () => {
     expect([piece.width, piece.height, piece.hasAlpha]).toEqual([res.body.piece_size, res.body.piece_size, true]);
     expect(res.body.piece_y).toBeGreaterThanOrEqual(0);
     expect(res.body.piece_y + res.body.piece_size).toBeLessThanOrEqual(res.body.height);
+    // Expires: the answer is kept only for expires_in seconds.
+    const ttl = await t.runtime.redis.ttl(`captcha:${res.body.captcha_id}`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(120);
     // Two puzzles differ.
     const other = await http(t.url, 'POST', '/v1/auth/captcha');
     expect(other.body.background).not.toBe(res.body.background);

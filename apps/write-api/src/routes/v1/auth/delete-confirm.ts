@@ -19,8 +19,8 @@ export default async function deleteConfirm(app: FastifyInstance) {
         tags: ['auth'],
         summary: 'Delete the account with the emailed token',
         description:
-          'Ends every session, marks the account `deleted` and erases its personal data (email, names, password, addresses ' +
-          'and devices of its sessions, its mail). The account id stays, detached from the person, for the records the law ' +
+          'Ends every session, marks the account `deleted` and erases its personal data (email, names, password, profile, ' +
+          'avatar, devices, favorites, notifications, assistant history, addresses and devices of its sessions, its mail). The account id stays, detached from the person, for the records the law ' +
           'keeps (payments). A later sign-in with the old email fails. An invalid, expired or used token is 400 on `token`. ' +
           `Errors: ${describeCodes('validation_error', 'schema_invalid', 'rate_limited')}.`,
         body: ConfirmEmailRequest,
