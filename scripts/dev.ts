@@ -1,7 +1,6 @@
 import { loadConfigOrExit } from '@guest/config';
 import { ensureDatabaseExists, runMigrations } from '@guest/db';
-import { runHttpServer } from '@guest/http-kit';
-import { allApps } from '@guest/server';
+import { runAll } from '@guest/server/run-all';
 import { ensureStack } from './stack/index.ts';
 
 /**
@@ -18,6 +17,8 @@ step('applying migrations');
 await ensureDatabaseExists(config.DATABASE_URL);
 await runMigrations(config.DATABASE_URL);
 
-const { app } = await runHttpServer(allApps, { config });
-step(`serving on http://${config.HOST}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.PORT}`);
+const { app } = await runAll(config);
+step(
+  `serving on http://${config.HOST}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.PORT}`,
+);
 step('docs: /docs   OpenAPI: /v1/openapi.json   health: /health');

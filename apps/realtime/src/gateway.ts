@@ -66,7 +66,8 @@ export async function startGateway(opts: {
   const send = (ws: uWS.WebSocket<UserData>, type: string, data: unknown) =>
     ws.send(JSON.stringify({ type, data, ts: new Date().toISOString() }));
 
-  const app = uWS.App()
+  const app = uWS
+    .App()
     .get('/health', (res) => {
       res.writeHeader('content-type', 'application/json').end(JSON.stringify({ status: 'ok' }));
     })
@@ -143,7 +144,9 @@ export async function startGateway(opts: {
     });
 
   const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
-    app.listen(opts.host ?? config.HOST, opts.port, (s) => (s ? resolve(s) : reject(new Error(`cannot listen on ${opts.port}`))));
+    app.listen(opts.host ?? config.HOST, opts.port, (s) =>
+      s ? resolve(s) : reject(new Error(`cannot listen on ${opts.port}`)),
+    );
   });
   return {
     port: uWS.us_socket_local_port(listenSocket),

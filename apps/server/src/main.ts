@@ -1,4 +1,3 @@
-import { runHttpServer } from '@guest/http-kit';
-import { allApps } from './app.ts';
+import { runAll } from './run-all.ts';
 
-await runHttpServer(allApps);
+await runAll();

@@ -4,9 +4,14 @@ import type { Server } from 'node:http';
 /**
  * The socket gateway is a separate uWebSockets.js server; to keep one base URL, upgrade requests
  * for `/v1/ws` arriving at the HTTP server are piped, bytes unchanged, to the gateway's port.
+ * Returns a function that ends every passed-through socket (for shutdown).
  */
-export function forwardWebSocketUpgrades(server: Server, target: { host: string; port: number }): void {
+export function forwardWebSocketUpgrades(server: Server, target: { host: string; port: number }): () => void {
+  // Upgraded sockets still count as the server's connections: close() would wait for them forever.
+  const open = new Set<{ destroy(): void }>();
   server.on('upgrade', (req, socket, head) => {
+    open.add(socket);
+    socket.on('close', () => open.delete(socket));
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/v1/ws') {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
@@ -30,4 +35,7 @@ export function forwardWebSocketUpgrades(server: Server, target: { host: string;
     socket.on('close', () => upstream.destroy());
     upstream.on('close', () => socket.destroy());
   });
+  return () => {
+    for (const s of open) s.destroy();
+  };
 }

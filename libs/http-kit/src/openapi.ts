@@ -1,7 +1,35 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { z } from 'zod';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+
+type Transform = typeof jsonSchemaTransform;
+
+/**
+ * Query, path and header parameters must be inline objects in OpenAPI (each property becomes a
+ * parameter), but a zod schema that carries an OpenAPI id would be emitted as a `$ref`. Such
+ * parameter schemas are converted again here without the registry, so routes may reuse a named
+ * filter schema freely.
+ */
+const transform: Transform = (input) => {
+  const out = jsonSchemaTransform(input) as { schema: Record<string, any>; url: string };
+  const original = (input.schema ?? {}) as Record<string, unknown>;
+  for (const part of ['querystring', 'params', 'headers'] as const) {
+    const converted = out.schema?.[part];
+    if (converted && typeof converted === 'object' && '$ref' in converted && original[part]) {
+      const inline = z.toJSONSchema(original[part] as z.ZodType, {
+        io: 'input',
+        metadata: z.registry(),
+        unrepresentable: 'any',
+        target: 'draft-2020-12',
+      }) as Record<string, unknown>;
+      delete inline.$schema;
+      out.schema[part] = inline;
+    }
+  }
+  return out as ReturnType<Transform>;
+};
 
 /** Interface version label (spec section 9): changes with every published interface revision. */
 export const INTERFACE_VERSION = '26.11.21';
@@ -22,7 +50,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
       },
     },
-    transform: jsonSchemaTransform,
+    transform,
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });

@@ -58,7 +58,6 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
     },
     genReqId: genRequestId,
     requestIdHeader: false,
-    requestIdLogLabel: 'request_id',
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     forceCloseConnections: 'idle',

@@ -43,7 +43,7 @@ export function createLocalStorage(root: string): FileStorage {
       await rm(resolve(key), { force: true });
     },
     async check() {
-      const key = `.health/${randomUUID()}`;
+      const key = `health-probe/${randomUUID()}`;
       const file = resolve(key);
       await mkdir(path.dirname(file), { recursive: true });
       await writeFile(file, 'ok');

@@ -11,5 +11,8 @@ export const favorites = pgTable(
     listingId: bigint('listing_id', { mode: 'number' }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.listingId] }), index('favorites_account_created_idx').on(t.accountId, t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.listingId] }),
+    index('favorites_account_created_idx').on(t.accountId, t.createdAt),
+  ],
 );

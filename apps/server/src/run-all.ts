@@ -1,0 +1,29 @@
+import type { Config } from '@guest/config';
+import { runHttpServer } from '@guest/http-kit';
+import { startGateway } from '@guest/realtime';
+import { socketAuthenticator } from '@guest/realtime/socket-auth';
+import { allApps } from './app.ts';
+import { forwardWebSocketUpgrades } from './ws-proxy.ts';
+
+/**
+ * Every app of the API in one process behind one base URL: the HTTP apps on PORT, the socket
+ * gateway on REALTIME_PORT with `/v1/ws` upgrades on PORT passed through to it.
+ */
+export async function runAll(config?: Config) {
+  return runHttpServer(allApps, {
+    ...(config ? { config } : {}),
+    prepare: async (app, runtime) => {
+      const gateway = await startGateway({
+        config: runtime.config,
+        authenticate: socketAuthenticator(runtime),
+        port: runtime.config.REALTIME_PORT,
+        host: '127.0.0.1',
+      });
+      const endUpgraded = forwardWebSocketUpgrades(app.server, { host: '127.0.0.1', port: gateway.port });
+      app.addHook('preClose', async () => {
+        endUpgraded();
+        await gateway.close();
+      });
+    },
+  });
+}

@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { loadConfig, repoRoot } from '@guest/config';
+import { cloneTemplate, dropDatabase } from '../support/test-database.ts';
+import { http } from '../support/http.ts';
+
+/**
+ * The real entry point (`apps/server/src/main.ts`) as a separate process: every app behind one
+ * base URL, including the socket, and a clean exit on SIGTERM.
+ */
+const base = loadConfig({ ...process.env, APP_ENV: 'test' });
+const dbName = `guest_test_${process.pid}_e2e_${randomBytes(3).toString('hex')}`;
+let child: ChildProcess;
+let url: string;
+let output = '';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  const databaseUrl = await cloneTemplate(base.DATABASE_URL, dbName);
+  const [port, realtimePort] = [await freePort(), await freePort()];
+  url = `http://127.0.0.1:${port}`;
+  child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      APP_ENV: 'test',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      REALTIME_PORT: String(realtimePort),
+      REDIS_KEY_PREFIX: `e2e:${dbName}:`,
+      INDEX_PREFIX: `e2e-${process.pid}`,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const until = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/health`)).status > 0) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until || child.exitCode !== null) throw new Error(`server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+});
+
+afterAll(async () => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  await dropDatabase(base.DATABASE_URL, dbName);
+});
+
+describe('one base URL', () => {
+  it('serves the write API, the read API, health and the OpenAPI document together', async () => {
+    const doc = await http(url, 'GET', '/v1/openapi.json');
+    expect(doc.status).toBe(200);
+    const paths = Object.keys(doc.body.paths);
+    expect(paths).toContain('/v1/auth/login');
+    expect(paths).toContain('/v1/i18n');
+    const health = await http(url, 'GET', '/health');
+    expect(health.body, health.text).toMatchObject({ status: 'ok' });
+    expect(health.status).toBe(200);
+  });
+
+  it('passes /v1/ws upgrades through to the gateway', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const ws = new WebSocket(`${url.replace('http', 'ws')}/v1/ws`);
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('open', () => reject(new Error('opened without credentials')));
+      ws.on('error', reject);
+    });
+    expect(status).toBe(401);
+  });
+
+  it('logs JSON lines that carry the request id', async () => {
+    const res = await http(url, 'GET', '/v1/no-such-thing', { headers: { 'x-request-id': 'e2e-trace-42' } });
+    expect(res.status).toBe(404);
+    await new Promise((r) => setTimeout(r, 300));
+    const line = output.split('\n').find((l) => l.includes('e2e-trace-42'));
+    expect(line, output.slice(-2000)).toBeTruthy();
+    expect(JSON.parse(line!).reqId).toBe('e2e-trace-42');
+  });
+
+  it('exits cleanly on SIGTERM', async () => {
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});

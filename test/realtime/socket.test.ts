@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startGateway, publishToAccount, type Gateway } from '@guest/realtime';
+import { socketAuthenticator } from '@guest/realtime/socket-auth';
+import type { TestApp } from '../support/test-app.ts';
+import { http } from '../support/http.ts';
+import { confirmEmail, register, startAuthApp, type Registered } from '../auth/support.ts';
+
+let t: TestApp;
+let gw: Gateway;
+let guest: Registered;
+
+beforeAll(async () => {
+  t = await startAuthApp();
+  gw = await startGateway({
+    config: t.config,
+    authenticate: socketAuthenticator(t.runtime),
+    port: 0,
+    host: '127.0.0.1',
+  });
+  guest = await register(t);
+  await confirmEmail(t, guest.email);
+});
+afterAll(async () => {
+  await gw?.close();
+  await t?.close();
+});
+
+interface Opened {
+  ws: WebSocket;
+  messages: any[];
+  next(type: string): Promise<any>;
+  closed: Promise<number>;
+}
+
+/** Opens a socket; resolves when open, rejects with the HTTP status of a refused upgrade. */
+function connect(query: string): Promise<Opened> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${gw.port}/v1/ws?${query}`);
+    const messages: any[] = [];
+    const waiters: Array<{ type: string; resolve: (m: any) => void }> = [];
+    ws.on('message', (raw) => {
+      const m = JSON.parse(String(raw));
+      messages.push(m);
+      for (const w of waiters.filter((w) => w.type === m.type)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
+    });
+    const closed = new Promise<number>((res) => ws.on('close', (code) => res(code)));
+    ws.on('unexpected-response', (_req, res) =>
+      reject(Object.assign(new Error('refused'), { status: res.statusCode })),
+    );
+    ws.on('error', (err) => reject(err));
+    ws.on('open', () =>
+      resolve({
+        ws,
+        messages,
+        closed,
+        next: (type) => {
+          const found = messages.find((m) => m.type === type);
+          if (found) return Promise.resolve(found);
+          return new Promise((r) => waiters.push({ type, resolve: r }));
+        },
+      }),
+    );
+  });
+}
+
+async function ticket(token: string): Promise<string> {
+  const res = await http(t.url, 'POST', '/v1/auth/ws-ticket', { token });
+  expect(res.status).toBe(200);
+  expect(res.body.expires_in).toBe(60);
+  return res.body.ticket;
+}
+
+describe('/v1/ws (spec 5.12, DESIGN G5c, G6a)', () => {
+  it('opens with a ticket, greets with {type, data, ts} and answers ping with pong', async () => {
+    const s = await connect(`ticket=${await ticket(guest.tokens.access_token)}`);
+    const hello = await s.next('hello');
+    expect(hello.data.account_id).toBe(guest.accountId);
+    expect(new Date(hello.ts).toString()).not.toBe('Invalid Date');
+    s.ws.send(JSON.stringify({ type: 'ping' }));
+    expect((await s.next('pong')).type).toBe('pong');
+    s.ws.close();
+  });
+
+  it('opens a ticket only once, even when two connections race for it', async () => {
+    const tk = await ticket(guest.tokens.access_token);
+    const results = await Promise.allSettled([connect(`ticket=${tk}`), connect(`ticket=${tk}`)]);
+    const opened = results.filter((r) => r.status === 'fulfilled');
+    const refused = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+    expect(opened).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.reason.status).toBe(401);
+    (opened[0] as PromiseFulfilledResult<Opened>).value.ws.close();
+  });
+
+  it('opens with the socket access token, and refuses the write API token (audiences differ)', async () => {
+    const s = await connect(`access_token=${guest.tokens.socket_access_token}`);
+    await s.next('hello');
+    s.ws.close();
+    await expect(connect(`access_token=${guest.tokens.access_token}`)).rejects.toMatchObject({ status: 401 });
+    await expect(connect('')).rejects.toMatchObject({ status: 401 });
+    await expect(connect('ticket=not-a-real-ticket-000000000000')).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('refuses an account whose email is not confirmed', async () => {
+    const other = await register(t);
+    await expect(connect(`access_token=${other.tokens.socket_access_token}`)).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('delivers what any process publishes to the account', async () => {
+    const s = await connect(`access_token=${guest.tokens.socket_access_token}`);
+    await s.next('hello');
+    await publishToAccount(t.runtime.redis, t.config.REDIS_KEY_PREFIX, guest.accountId, 'notification.new', { id: 7 });
+    const m = await s.next('notification.new');
+    expect(m.data).toEqual({ id: 7 });
+    s.ws.close();
+  });
+
+  it('closes the socket of a session at once when the session is logged out', async () => {
+    const second = await http(t.url, 'POST', '/v1/auth/login', {
+      body: { email: guest.email, password: guest.password },
+    });
+    expect(second.status).toBe(200);
+    const s = await connect(`access_token=${second.body.socket_access_token}`);
+    await s.next('hello');
+    const out = await http(t.url, 'POST', '/v1/auth/logout', { token: second.body.access_token });
+    expect(out.status).toBe(200);
+    expect((await s.next('session.closed')).data.session_id).toBe(second.body.session_id);
+    expect(await s.closed).toBe(4001);
+  });
+});
