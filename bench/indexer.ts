@@ -131,7 +131,10 @@ try {
   let sent = 0;
   for (const body of bodies) {
     const res = await rt.search.bulk(body);
-    if (res.errors) throw new Error('raw bulk had errors');
+    if (res.errors) {
+      const bad = res.items.map((it) => Object.values(it)[0]!).find((r) => r.error);
+      throw new Error(`raw bulk had errors, first: ${bad?.status} ${bad?.error?.type} ${bad?.error?.reason}`);
+    }
     sent += body.length / 2;
     rawBar.tick(sent, ops.length);
   }
@@ -194,10 +197,9 @@ try {
   for (const [k, v] of rows) process.stdout.write(`  ${k.padEnd(width)}  ${v}\n`);
 } finally {
   if (!values.keep) {
-    for (const kind of INDEX_KINDS) {
-      for (const index of await rt.search.getAlias(aliasName(config.INDEX_PREFIX, kind)))
-        await rt.search.deleteIndex(index);
-    }
+    await rt.search.raw.indices
+      .delete({ index: `${config.INDEX_PREFIX}-*`, ignore_unavailable: true } as never)
+      .catch((err: unknown) => say(`could not delete the bench indices: ${String(err)}`));
   }
   await rt.close();
   if (!values.keep) {

@@ -78,10 +78,13 @@ export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions 
     rowsDone += ctx.places.size;
     bar.tick(rowsDone, totalRows);
 
-    for (let after = 0; ;) {
-      const page = await loadListingSources(rt.database.db, { afterId: after, limit: chunk });
+    // The next page is read from Postgres while the engine takes the current one.
+    let nextListings = loadListingSources(rt.database.db, { afterId: 0, limit: chunk });
+    for (;;) {
+      const page = await nextListings;
       if (!page.length) break;
-      after = page[page.length - 1]!.listing.id;
+      nextListings = loadListingSources(rt.database.db, { afterId: page[page.length - 1]!.listing.id, limit: chunk });
+      nextListings.catch(() => {}); // a failure surfaces at the next await, not as an unhandled rejection
       const ops: BulkOp[] = [];
       for (const src of page) {
         const doc = projectListing(src, ctx);
@@ -94,10 +97,13 @@ export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions 
     }
 
     const eventPage = Math.max(1, Math.floor(chunk / 20));
-    for (let after = 0; ;) {
-      const page = await loadEventSources(rt.database.db, { afterId: after, limit: eventPage });
+    let nextEvents = loadEventSources(rt.database.db, { afterId: 0, limit: eventPage });
+    for (;;) {
+      const page = await nextEvents;
       if (!page.length) break;
-      after = page.reduce((m, s) => Math.max(m, s.event.id), after);
+      const after = page.reduce((m, s) => Math.max(m, s.event.id), 0);
+      nextEvents = loadEventSources(rt.database.db, { afterId: after, limit: eventPage });
+      nextEvents.catch(() => {});
       const ops: BulkOp[] = [];
       for (const src of page) {
         for (const o of projectEventOccurrences(src, ctx, rt.clock.now(), rt.config.EVENTS_HORIZON_DAYS)) {

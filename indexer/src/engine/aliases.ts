@@ -14,10 +14,8 @@ function nextStamp(): number {
 export async function createConcreteIndices(search: SearchEngine, prefix: string): Promise<IndexSet> {
   const stamp = nextStamp();
   const set = {} as IndexSet;
-  for (const kind of INDEX_KINDS) {
-    set[kind] = concreteIndexName(prefix, kind, stamp);
-    await search.createIndex(set[kind], indexBody(kind));
-  }
+  for (const kind of INDEX_KINDS) set[kind] = concreteIndexName(prefix, kind, stamp);
+  await Promise.all(INDEX_KINDS.map((kind) => search.createIndex(set[kind], indexBody(kind))));
   return set;
 }
 
