@@ -1,0 +1,139 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * The relevance suite: judged queries (judgments.json) over a fixed catalog (catalog.ndjson),
+ * asked through the real feed (`GET /v1/search/listings`), scored with nDCG@10, MRR and the
+ * zero-result rate per language. Used by `npm run relevance` and by the CI guard test.
+ */
+
+export const RELEVANCE_DIR = import.meta.dirname;
+export const CATALOG_FILE = path.join(RELEVANCE_DIR, 'catalog.ndjson');
+export const BASELINE_FILE = path.join(RELEVANCE_DIR, 'baseline.json');
+const K = 10;
+
+export interface JudgedQuery {
+  lang: 'en' | 'ru' | 'th' | 'zh-Hans';
+  q: string;
+  params: Record<string, string>;
+  /** `none`: the query must return nothing. */
+  intent: 'district' | 'city' | 'intent' | 'none';
+  note: string;
+  /** external_id → grade (2 = exactly what was asked for, 1 = acceptable). */
+  relevant: Record<string, number>;
+}
+
+export interface QueryOutcome {
+  query: JudgedQuery;
+  returned: string[];
+  ndcg: number | null;
+  rr: number | null;
+}
+
+export interface Metrics {
+  queries: number;
+  ndcg10: number;
+  mrr: number;
+  /** Share of queries that should find something but found nothing. */
+  zero_result_rate: number;
+  /** Share of must-be-empty queries that returned something. */
+  noise_rate: number;
+}
+
+export interface Report {
+  byLanguage: Record<string, Metrics>;
+  outcomes: QueryOutcome[];
+}
+
+export async function loadJudgments(): Promise<JudgedQuery[]> {
+  const raw = JSON.parse(await readFile(path.join(RELEVANCE_DIR, 'judgments.json'), 'utf8'));
+  return raw.queries as JudgedQuery[];
+}
+
+/** nDCG@10 with gains 2^grade − 1; the ideal ranking is every judged listing, best grades first. */
+export function ndcgAt(returned: string[], relevant: Record<string, number>, k = K): number {
+  const gain = (g: number) => 2 ** g - 1;
+  const dcg = returned.slice(0, k).reduce((s, id, i) => s + gain(relevant[id] ?? 0) / Math.log2(i + 2), 0);
+  const ideal = Object.values(relevant)
+    .sort((a, b) => b - a)
+    .slice(0, k)
+    .reduce((s, g, i) => s + gain(g) / Math.log2(i + 2), 0);
+  return ideal === 0 ? 0 : dcg / ideal;
+}
+
+/** Reciprocal rank of the first relevant result within the top 10 (0 when none). */
+export function reciprocalRank(returned: string[], relevant: Record<string, number>, k = K): number {
+  const i = returned.slice(0, k).findIndex((id) => (relevant[id] ?? 0) > 0);
+  return i < 0 ? 0 : 1 / (i + 1);
+}
+
+export function summarize(outcomes: QueryOutcome[]): Metrics {
+  const judged = outcomes.filter((o) => o.query.intent !== 'none');
+  const empty = outcomes.filter((o) => o.query.intent === 'none');
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    queries: outcomes.length,
+    ndcg10: round(mean(judged.map((o) => o.ndcg ?? 0))),
+    mrr: round(mean(judged.map((o) => o.rr ?? 0))),
+    zero_result_rate: round(judged.length ? judged.filter((o) => !o.returned.length).length / judged.length : 0),
+    noise_rate: round(empty.length ? empty.filter((o) => o.returned.length).length / empty.length : 0),
+  };
+}
+
+/**
+ * Asks every judged query of the feed at `baseUrl`. `externalIdOf` maps card ids to the
+ * catalog's external ids (cards do not carry them).
+ */
+export async function evaluate(
+  baseUrl: string,
+  externalIdOf: (id: number) => string | undefined,
+  queries: JudgedQuery[],
+): Promise<Report> {
+  const outcomes: QueryOutcome[] = [];
+  for (const query of queries) {
+    const qs = new URLSearchParams({ ...query.params, q: query.q, lang: query.lang, limit: String(K) });
+    const res = await fetch(`${baseUrl}/v1/search/listings?${qs}`);
+    if (res.status !== 200) throw new Error(`query "${query.q}" answered ${res.status}: ${await res.text()}`);
+    const body = (await res.json()) as { items: Array<{ id: number }> };
+    const returned = body.items.map((i) => externalIdOf(i.id) ?? `#${i.id}`);
+    const judged = query.intent !== 'none';
+    outcomes.push({
+      query,
+      returned,
+      ndcg: judged ? ndcgAt(returned, query.relevant) : null,
+      rr: judged ? reciprocalRank(returned, query.relevant) : null,
+    });
+  }
+  const byLanguage: Record<string, Metrics> = {};
+  for (const lang of ['en', 'ru', 'th', 'zh-Hans']) {
+    byLanguage[lang] = summarize(outcomes.filter((o) => o.query.lang === lang));
+  }
+  byLanguage.all = summarize(outcomes);
+  return { byLanguage, outcomes };
+}
+
+export function formatReport(report: Report, details = false): string {
+  const lines: string[] = [];
+  if (details) {
+    for (const o of report.outcomes) {
+      const mark = o.query.intent === 'none' ? (o.returned.length ? 'NOISE' : 'ok') : `ndcg=${o.ndcg!.toFixed(2)}`;
+      lines.push(
+        `${o.query.lang.padEnd(7)} ${JSON.stringify(o.query.q).padEnd(26)} ${mark.padEnd(11)} ${o.query.note}`,
+      );
+      if (o.query.intent !== 'none' && (o.ndcg ?? 0) < 1)
+        lines.push(`        got: ${o.returned.join(', ') || '(nothing)'}`);
+    }
+    lines.push('');
+  }
+  const head = ['lang', 'queries', 'nDCG@10', 'MRR', 'zero-result', 'noise'];
+  lines.push(head.map((h) => h.padEnd(12)).join(''));
+  for (const [lang, m] of Object.entries(report.byLanguage)) {
+    lines.push(
+      [lang, m.queries, m.ndcg10.toFixed(3), m.mrr.toFixed(3), m.zero_result_rate.toFixed(3), m.noise_rate.toFixed(3)]
+        .map((v) => String(v).padEnd(12))
+        .join(''),
+    );
+  }
+  return lines.join('\n');
+}
