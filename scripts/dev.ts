@@ -1,11 +1,15 @@
 import { loadConfigOrExit } from '@guest/config';
 import { ensureDatabaseExists, runMigrations } from '@guest/db';
+import { createRuntime } from '@guest/runtime';
+import { createLogger, startOutboxWorker } from '@guest/indexer';
+import { loadDemoCatalog } from '../indexer/src/demo/load-demo.ts';
 import { runAll } from '@guest/server/run-all';
 import { ensureStack } from './stack/index.ts';
 
 /**
  * `npm run dev`: one command on a fresh clone. Brings the stack up (or finds it up), migrates,
- * loads the demo catalog when the database has none, and serves every app behind one base URL.
+ * loads the demo catalog (a no-op when it is already there), starts the indexer worker, and
+ * serves every app behind one base URL.
  */
 const step = (msg: string) => process.stdout.write(`[dev] ${msg}\n`);
 
@@ -17,8 +21,20 @@ step('applying migrations');
 await ensureDatabaseExists(config.DATABASE_URL);
 await runMigrations(config.DATABASE_URL);
 
-const { app } = await runAll(config);
+const indexerRuntime = createRuntime(config);
+const log = createLogger(indexerRuntime, 'dev');
+step('loading the demo catalog');
+const demo = await loadDemoCatalog(indexerRuntime, log);
 step(
-  `serving on http://${config.HOST}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.PORT}`,
+  `demo catalog: ${JSON.stringify(demo.import)}${demo.reindex ? `, indexed ${JSON.stringify(demo.reindex)}` : ', index already current'}`,
 );
-step('docs: /docs   OpenAPI: /v1/openapi.json   health: /health');
+const worker = await startOutboxWorker(indexerRuntime, log);
+
+const { app } = await runAll(config);
+app.addHook('onClose', async () => {
+  await worker.stop();
+  await indexerRuntime.close();
+});
+const address = app.server.address();
+const port = address && typeof address === 'object' ? address.port : config.PORT;
+step(`serving on http://${config.HOST}:${port}  (docs /docs, OpenAPI /v1/openapi.json, health /health, socket /v1/ws)`);
