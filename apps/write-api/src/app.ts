@@ -3,6 +3,7 @@ import type { AppPlugin } from '@guest/http-kit';
 import { createJobs } from '@guest/jobs';
 import { mailQueueSpec, startMailWorker, transportFromConfig } from '@guest/mail';
 import { createAccountsContext, type RouteOptions } from './accounts/context.ts';
+import { passwordResetQueueSpec, startPasswordResetWorker } from './accounts/password-reset-job.ts';
 import emailAvailability from './routes/v1/auth/email-availability.ts';
 import captcha from './routes/v1/auth/captcha.ts';
 import register from './routes/v1/auth/register.ts';
@@ -45,9 +46,12 @@ async function writeApiPlugin(app: FastifyInstance): Promise<void> {
   // Mail leaves through the outbox and a pg-boss queue; the queue must exist before any
   // request can send to it.
   const jobs = createJobs({ connectionString: config.DATABASE_URL, schema: config.JOBS_SCHEMA });
-  await jobs.start([mailQueueSpec]);
+  await jobs.start([mailQueueSpec, passwordResetQueueSpec]);
   const transport = transportFromConfig(config);
-  if (config.MAIL_WORKER) await startMailWorker(jobs, database.db, transport);
+  if (config.MAIL_WORKER) {
+    await startMailWorker(jobs, database.db, transport);
+    await startPasswordResetWorker(app, jobs);
+  }
   app.addHook('onClose', async () => {
     await jobs.stop();
     await transport.close();

@@ -123,7 +123,7 @@ export const envSchema = z.object({
   /** Password-reset and deletion requests within the hour after which a captcha is demanded. */
   CAPTCHA_AFTER_RESET_REQUESTS_PER_ADDRESS: int(5, 1),
   CAPTCHA_AFTER_DELETE_REQUESTS_PER_ACCOUNT: int(3, 1),
-  /** Run the mail delivery worker inside this process (pg-boss queue `mail.deliver`). */
+  /** Run the mail workers inside this process (pg-boss queues `mail.deliver`, `auth.password-reset`). */
   MAIL_WORKER: bool.default(true),
   JOBS_SCHEMA: z
     .string()
