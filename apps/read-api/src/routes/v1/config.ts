@@ -109,8 +109,8 @@ export default async function configRoutes(app: FastifyInstance): Promise<void> 
           'Map (style, tiles and start view), languages, currencies, search limits, payment and upload settings, ' +
           'and the events region. `currencies` lists the catalog currencies (the configured list while the ' +
           'catalog has none). The region name is in the request language. ' +
-          `Errors: ${describeCodes('rate_limited', 'internal_error')}.`,
-        response: { 200: ConfigResponse, ...errorResponses(400) },
+          `Errors: ${describeCodes('validation_error', 'rate_limited', 'internal_error')}.`,
+        response: { 200: ConfigResponse, ...errorResponses(400, 429, 500) },
       },
     },
     async (req, reply) => {

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { pickText } from '@guest/catalog';
 import { schema } from '@guest/db';
-import { describeCodes } from '@guest/http-kit';
+import { describeCodes, errorResponses } from '@guest/http-kit';
 
 export const CurrencyResponse = z
   .object({
@@ -31,7 +31,7 @@ export default async function currenciesRoutes(app: FastifyInstance): Promise<vo
         description:
           'Every currency of the catalog, by code, named in the request language. ' +
           `Errors: ${describeCodes('rate_limited', 'internal_error')}.`,
-        response: { 200: z.array(CurrencyResponse) },
+        response: { 200: z.array(CurrencyResponse), ...errorResponses(429, 500) },
       },
     },
     async (req, reply) => {

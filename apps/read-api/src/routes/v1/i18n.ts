@@ -71,9 +71,9 @@ export default async function i18nRoutes(app: FastifyInstance): Promise<void> {
           'else English); strings a language lacks come in English and are listed in `missing`. ' +
           'Conditional fetch: with `version` equal to the current version, or `If-None-Match` equal to the `ETag`, ' +
           'the answer is 304 with no body. Send `version` together with the same language it was fetched for. ' +
-          `Errors: ${describeCodes('validation_error')}.`,
+          `Errors: ${describeCodes('validation_error', 'rate_limited', 'internal_error')}.`,
         querystring: I18nQuery,
-        response: { 200: I18nResponse, 304: NotModified, ...errorResponses(400) },
+        response: { 200: I18nResponse, 304: NotModified, ...errorResponses(400, 429, 500) },
       },
     },
     async (req, reply) => {

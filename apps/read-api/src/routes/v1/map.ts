@@ -63,7 +63,7 @@ export default async function mapRoutes(app: FastifyInstance): Promise<void> {
           `Errors: ${describeCodes('not_found', 'rate_limited', 'bad_gateway', 'gateway_timeout')} — 404 also when ` +
           'the provider has no such resource, 502 when it fails or cannot be reached, 504 when it does not answer in time.',
         params: MapParams,
-        response: { 200: Passed, 204: NoBody, 304: NoBody, ...errorResponses(404, 429, 502, 504) },
+        response: { 200: Passed, 204: NoBody, 304: NoBody, ...errorResponses(404, 429, 500, 502, 504) },
       },
     },
     async (req, reply) => {

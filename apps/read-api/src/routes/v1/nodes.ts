@@ -49,8 +49,8 @@ export default async function nodesRoutes(app: FastifyInstance): Promise<void> {
         description:
           'Where a client may send its requests: `origin` (the main server) and the nodes now in service. A node ' +
           'that is draining or offline is not listed. ' +
-          `Errors: ${describeCodes('rate_limited', 'internal_error')}.`,
-        response: { 200: NodesResponse, ...errorResponses(400) },
+          `Errors: ${describeCodes('validation_error', 'rate_limited', 'internal_error')}.`,
+        response: { 200: NodesResponse, ...errorResponses(400, 429, 500) },
       },
     },
     async (req, reply) => {

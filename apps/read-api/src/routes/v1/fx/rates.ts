@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BASE_CURRENCY } from '@guest/catalog';
 import { schema } from '@guest/db';
-import { describeCodes } from '@guest/http-kit';
+import { describeCodes, errorResponses } from '@guest/http-kit';
 
 export const FxRatesResponse = z
   .object({
@@ -39,7 +39,7 @@ export default async function fxRatesRoutes(app: FastifyInstance): Promise<void>
           'only: payment is in the listing’s currency and the bank converts at its own rate, so clients must mark ' +
           'a conversion as approximate. Before any rates are loaded, `rates` is empty and `date` is null. ' +
           `Errors: ${describeCodes('rate_limited', 'internal_error')}.`,
-        response: { 200: FxRatesResponse },
+        response: { 200: FxRatesResponse, ...errorResponses(429, 500) },
       },
     },
     async (_req, reply) => {

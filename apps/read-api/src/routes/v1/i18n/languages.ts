@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { DEFAULT_LANG, LANGUAGES, type Lang } from '@guest/http-kit';
+import { DEFAULT_LANG, errorResponses, LANGUAGES, type Lang } from '@guest/http-kit';
 
 /** Each interface language named in its own language (and in English for support staff). */
 const NAMES: Record<Lang, { name: string; name_en: string }> = {
@@ -40,7 +40,7 @@ export default async function languagesRoutes(app: FastifyInstance): Promise<voi
         tags: ['localization'],
         summary: 'Interface languages',
         description: 'Every interface language, each named in its own language, with no flags.',
-        response: { 200: LanguagesResponse },
+        response: { 200: LanguagesResponse, ...errorResponses(429, 500) },
       },
     },
     async (_req, reply) => {
