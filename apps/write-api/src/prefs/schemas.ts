@@ -38,12 +38,10 @@ export const PushPrefsBody = z
 
 const prefsMap = z.record(z.string().max(100), z.boolean()).meta({ description: 'Preference code → on/off.' });
 
-export const EmailPrefsUpdate = z
-  .object({ prefs: prefsMap })
-  .meta({
-    id: 'EmailPrefsUpdate',
-    description: 'Codes not named keep their value. An unknown code is 400 `email_pref_unknown`.',
-  });
+export const EmailPrefsUpdate = z.object({ prefs: prefsMap }).meta({
+  id: 'EmailPrefsUpdate',
+  description: 'Codes not named keep their value. An unknown code is 400 `email_pref_unknown`.',
+});
 
 export const PushPrefsUpdate = z
   .object({
