@@ -171,7 +171,7 @@ async function main(): Promise<number> {
       if (values.listings) opts.listings = Number(values.listings);
       if (values.events) opts.events = Number(values.events);
       if (values.seed) opts.seed = Number(values.seed);
-      const r = await loadDemoCatalog(rt, createLogger(rt), opts);
+      const r = await loadDemoCatalog(rt, { ...opts, log: createLogger(rt) });
       process.stdout.write(
         `${JSON.stringify({ import: r.import, reindex: r.reindex && { documents: r.reindex.documents, seconds: r.reindex.seconds } })}\n`,
       );

@@ -15,3 +15,5 @@ export { listDeadLetters, replayDeadLetters } from './outbox/dead-letters.ts';
 export { rollEventHorizon } from './horizon.ts';
 export { ensureIndices } from './engine/aliases.ts';
 export { applyDeps, drainOptions, createLogger } from './deps.ts';
+export { loadDemoCatalog, demoNdjsonLines } from './demo/load-demo.ts';
+export { generateDemoCatalog } from './demo/generate-demo.ts';

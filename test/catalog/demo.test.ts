@@ -43,7 +43,7 @@ describe('demo catalog', () => {
     let t: TestRuntime;
     beforeAll(async () => {
       t = await startTestRuntime({ clock: fixedClock('2026-11-21T03:00:00Z') });
-      await loadDemoCatalog(t.runtime, createLogger(t.runtime), {
+      await loadDemoCatalog(t.runtime, {
         listings: opts.listings,
         events: opts.events,
         seed: opts.seed,
@@ -83,7 +83,7 @@ describe('demo catalog', () => {
     });
 
     it('rule: loading the same demo again changes nothing and does not rebuild', async () => {
-      const r = await loadDemoCatalog(t.runtime, createLogger(t.runtime), {
+      const r = await loadDemoCatalog(t.runtime, {
         listings: opts.listings,
         events: opts.events,
         seed: opts.seed,

@@ -6,7 +6,7 @@ import { ensureIndices } from '../engine/aliases.ts';
 import { reindexAll, type ReindexResult } from '../reindex.ts';
 import { todayIn } from '../schedule/expand-schedule.ts';
 import { progressBar } from '../progress.ts';
-import type { Logger } from '../deps.ts';
+import { createLogger, type Logger } from '../deps.ts';
 import { demoRecordCount, generateDemoCatalog, type DemoOptions } from './generate-demo.ts';
 
 export interface LoadDemoResult {
@@ -26,9 +26,9 @@ export function* demoNdjsonLines(opts: DemoOptions): Generator<string> {
  */
 export async function loadDemoCatalog(
   rt: Runtime,
-  log: Logger,
-  opts: { listings?: number; events?: number; seed?: number; progress?: boolean } = {},
+  opts: { listings?: number; events?: number; seed?: number; progress?: boolean; log?: Logger } = {},
 ): Promise<LoadDemoResult> {
+  const log = opts.log ?? createLogger(rt, 'demo');
   const demo: DemoOptions = {
     listings: opts.listings ?? rt.config.DEMO_LISTINGS,
     events: opts.events ?? rt.config.DEMO_EVENTS,
