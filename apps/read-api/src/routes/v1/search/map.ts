@@ -37,7 +37,8 @@ export default async function mapRoute(app: FastifyInstance, opts: { deps: Searc
         description:
           `Shared filters plus \`zoom\`. Up to zoom ${CLUSTER_MAX_ZOOM}: \`clusters\` on a grid that follows the zoom ` +
           `(count, centre, bbox). Beyond: \`points\`, at most ${config.MAP_MAX_POINTS}, with \`truncated\` true when more match. ` +
-          'Objects shown at city level only (`city_only`) have no point and are left off. `total` counts the objects on the map.',
+          'Objects shown at city level only (`city_only`) have no point and are left off. `total` counts the objects on the map. ' +
+          'Send the visible area as `bbox`: the grid covers the box evenly, so without one (the whole world) it is coarse.',
         querystring: Query,
         response: { 200: MapResponse, ...errorResponses(400, 429, 500) },
       },
