@@ -47,7 +47,7 @@ describe('GET /v1/me/transactions', () => {
       state: 'paid',
       currency: 'THB',
       order_currency: 'USD',
-      exchange_rate: '35.60000000',
+      exchange_rate: '35.6',
     });
     expect(refund.refund_of).toMatch(/^pay_/);
     expect(res.body.has_more).toBe(false);

@@ -25,7 +25,7 @@ type Row = {
 };
 
 const COLUMNS =
-  sql.raw(`id, kind, state, amount_minor, currency, order_amount_minor, order_currency, exchange_rate::text as exchange_rate,
+  sql.raw(`id, kind, state, amount_minor, currency, order_amount_minor, order_currency, trim_scale(exchange_rate)::text as exchange_rate,
   method, bank_operation_id, refund_of, target, timezone, occurred_at, occurred_at::text as at`);
 
 /** The instant shown in the place's own zone, with its offset (spec: object time in the object's zone). */
