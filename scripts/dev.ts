@@ -24,16 +24,17 @@ await runMigrations(config.DATABASE_URL);
 const indexerRuntime = createRuntime(config);
 const log = createLogger(indexerRuntime, 'dev');
 step('loading the demo catalog');
-const demo = await loadDemoCatalog(indexerRuntime, log);
+const demo = await loadDemoCatalog(indexerRuntime, { log });
 step(
   `demo catalog: ${JSON.stringify(demo.import)}${demo.reindex ? `, indexed ${JSON.stringify(demo.reindex)}` : ', index already current'}`,
 );
 const worker = await startOutboxWorker(indexerRuntime, log);
 
-const { app } = await runAll(config);
-app.addHook('onClose', async () => {
-  await worker.stop();
-  await indexerRuntime.close();
+const { app } = await runAll(config, {
+  onClose: async () => {
+    await worker.stop();
+    await indexerRuntime.close();
+  },
 });
 const address = app.server.address();
 const port = address && typeof address === 'object' ? address.port : config.PORT;

@@ -9,7 +9,7 @@ import { forwardWebSocketUpgrades } from './ws-proxy.ts';
  * Every app of the API in one process behind one base URL: the HTTP apps on PORT, the socket
  * gateway on REALTIME_PORT with `/v1/ws` upgrades on PORT passed through to it.
  */
-export async function runAll(config?: Config) {
+export async function runAll(config?: Config, opts: { onClose?: () => Promise<void> } = {}) {
   return runHttpServer(allApps, {
     ...(config ? { config } : {}),
     prepare: async (app, runtime) => {
@@ -24,6 +24,7 @@ export async function runAll(config?: Config) {
         endUpgraded();
         await gateway.close();
       });
+      if (opts.onClose) app.addHook('onClose', opts.onClose);
     },
   });
 }
