@@ -340,6 +340,30 @@ describe('GET /v1/map/{path}: provider failures in the envelope', () => {
   });
 });
 
+describe('GET /v1/map/{path}: the provider address', () => {
+  it('keeps the path of MAP_UPSTREAM_URL in front of the resource path', async () => {
+    const app = await startTestApp({ apps: [readApi], config: { MAP_UPSTREAM_URL: `${upstream.url}/maps/v3//` } });
+    try {
+      expectEnvelope(await http(app.url, 'GET', '/v1/map/tiles/1/1/0.pbf'), 404, 'not_found'); // the stand-in has no such path
+      expect(upstream.seen.map((s) => s.url)).toEqual(['/maps/v3/tiles/1/1/0.pbf']);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('refuses to start with a provider address that is not http(s) or carries a query', async () => {
+    await expect(
+      startTestApp({ apps: [readApi], config: { MAP_UPSTREAM_URL: 'ftp://tiles.example' } }),
+    ).rejects.toThrow(/MAP_UPSTREAM_URL/);
+    await expect(
+      startTestApp({ apps: [readApi], config: { MAP_UPSTREAM_URL: 'https://tiles.example/?key=1' } }),
+    ).rejects.toThrow(/MAP_UPSTREAM_URL/);
+    await expect(startTestApp({ apps: [readApi], config: { MAP_UPSTREAM_URL: 'tiles here' } })).rejects.toThrow(
+      /MAP_UPSTREAM_URL: not a URL/,
+    );
+  });
+});
+
 describe('GET /v1/map/{path}: own rate limit', () => {
   it('counts map resources in their own per-address bucket, apart from the rest of the API', async () => {
     const app = await startTestApp({

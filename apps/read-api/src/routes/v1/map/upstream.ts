@@ -32,7 +32,12 @@ export class MapUpstream {
     baseUrl: string,
     private readonly timeoutMs: number,
   ) {
-    const parsed = new URL(baseUrl);
+    let parsed: URL;
+    try {
+      parsed = new URL(baseUrl);
+    } catch {
+      throw new Error(`MAP_UPSTREAM_URL: not a URL: ${baseUrl}`);
+    }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       throw new Error(`MAP_UPSTREAM_URL: must be an http(s) URL, got ${parsed.protocol}`);
     }
