@@ -3,8 +3,10 @@ import {
   calendarQuery,
   eventQuery,
   feedQuery,
+  localStartKey,
   mapQuery,
   nearestQuery,
+  upcomingFirstPageQuery,
   upcomingQuery,
   type EventScope,
 } from './query.ts';
@@ -89,6 +91,20 @@ describe('upcomingQuery (one card per event, ordered by first local start, then 
     const body = upcomingQuery(base, { limit: 5, after: { k: 123, id: 7 }, withTotal: true, maxEvents: 100 }) as any;
     expect(body.aggs.events.aggs.after.bucket_selector.script.params).toEqual({ k: 123, cid: 7 });
     expect(body.aggs.total).toEqual({ cardinality: { field: 'event_id', precision_threshold: 40000 } });
+  });
+});
+
+describe('upcomingFirstPageQuery', () => {
+  it('collapses on the event in occurrence order and takes limit + 1', () => {
+    const body = upcomingFirstPageQuery(base, { limit: 20, withTotal: true }) as any;
+    expect(body.size).toBe(21);
+    expect(body.collapse).toEqual({ field: 'event_id' });
+    expect(body.sort.slice(0, 3)).toEqual([{ day: 'asc' }, { start_time: 'asc' }, { event_id: 'asc' }]);
+    expect(body.aggs.total.cardinality.field).toBe('event_id');
+    expect((upcomingFirstPageQuery(base, { limit: 5, withTotal: false }) as any).aggs).toBeUndefined();
+  });
+  it('computes the same local start key as the engine script', () => {
+    expect(localStartKey('2026-12-02', '13:00')).toBe(Date.parse('2026-12-02T00:00:00Z') + 13 * 3_600_000);
   });
 });
 

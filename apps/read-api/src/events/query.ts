@@ -129,6 +129,31 @@ export function upcomingQuery(
   return { size: 0, track_total_hits: false, query: eventQuery(scope), aggs };
 }
 
+/**
+ * The first page of upcoming in one request: collapsing on the event keeps each event's first
+ * occurrence in sort order (its nearest matching one), and groups come in the order of those
+ * occurrences — the same order as `upcomingQuery`, which later pages use.
+ */
+export function upcomingFirstPageQuery(scope: EventScope, opts: { limit: number; withTotal: boolean }): Json {
+  const body: Json = {
+    size: opts.limit + 1,
+    track_total_hits: false,
+    query: eventQuery(scope),
+    collapse: { field: 'event_id' },
+    sort: OCCURRENCE_SORT,
+  };
+  if (opts.withTotal) {
+    body.aggs = { total: { cardinality: { field: 'event_id', precision_threshold: CARDINALITY_PRECISION } } };
+  }
+  return body;
+}
+
+/** The local start key `LOCAL_START_SCRIPT` computes, from a card's day and start time. */
+export function localStartKey(day: string, startTime: string): number {
+  const [h, m] = startTime.split(':').map(Number);
+  return Date.parse(`${day}T00:00:00Z`) + (h! * 60 + m!) * 60_000;
+}
+
 export const OCCURRENCE_SORT = [{ day: 'asc' }, { start_time: 'asc' }, { event_id: 'asc' }, { start_at: 'asc' }];
 
 /** The nearest matching occurrence of each of `eventIds` (one per event, by collapse). */

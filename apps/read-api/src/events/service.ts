@@ -7,7 +7,9 @@ import {
   feedQuery,
   mapQuery,
   nearestQuery,
+  upcomingFirstPageQuery,
   upcomingQuery,
+  localStartKey,
   type EventScope,
   type UpcomingAfter,
 } from './query.ts';
@@ -57,6 +59,24 @@ export async function loadUpcoming(
   }
   if (!scope) return empty;
   const index = eventsIndex(app);
+  const cursorOf = (card: EventCardT) =>
+    app.cursors.encode('events-upcoming', { h, k: localStartKey(card.day, card.start_time), id: card.id });
+  if (!after) {
+    // First page: one collapse query gives the cards directly.
+    const res = await app.runtime.search.search<EventOccurrenceDocument>(
+      index,
+      upcomingFirstPageQuery(scope, { limit: opts.limit, withTotal: opts.withTotal }),
+    );
+    const hasMore = res.hits.length > opts.limit;
+    const cards = res.hits.slice(0, opts.limit).map((hit) => toEventCard(hit._source, opts.lang));
+    const last = cards.at(-1);
+    return {
+      items: cards,
+      has_more: hasMore,
+      next_cursor: hasMore && last ? cursorOf(last) : null,
+      total: opts.withTotal ? (res.aggregations?.total?.value ?? 0) : null,
+    };
+  }
   const res = await app.runtime.search.search(
     index,
     upcomingQuery(scope, {
@@ -68,19 +88,17 @@ export async function loadUpcoming(
   );
   const buckets: Array<{ key: number; first: { value: number } }> = res.aggregations?.events?.buckets ?? [];
   const hasMore = buckets.length > opts.limit;
-  const page = buckets.slice(0, opts.limit);
   const cards = await nearestCards(
     app,
     scope,
-    page.map((b) => Number(b.key)),
+    buckets.slice(0, opts.limit).map((b) => Number(b.key)),
     opts.lang,
   );
-  const last = page.at(-1);
+  const last = cards.at(-1);
   return {
     items: cards,
     has_more: hasMore,
-    next_cursor:
-      hasMore && last ? app.cursors.encode('events-upcoming', { h, k: last.first.value, id: Number(last.key) }) : null,
+    next_cursor: hasMore && last ? cursorOf(last) : null,
     total: opts.withTotal ? (res.aggregations?.total?.value ?? 0) : null,
   };
 }
