@@ -7,6 +7,7 @@ import { schema } from '@guest/db';
 import { DEFAULT_LANG, describeCodes, errorResponses, LANGUAGES } from '@guest/http-kit';
 import { originOf } from './nodes/origin.ts';
 import { regionAt } from './config/region.ts';
+import { PlacePoint } from '../../reference/schemas.ts';
 
 export const MapStartView = z
   .object({
@@ -52,7 +53,7 @@ export const RegionInfo = z
     name: z.string().meta({ description: 'In the request language, else English.' }),
     timezone: z.string().nullable(),
     currency: z.string().nullable(),
-    center: z.object({ lat: z.number(), lon: z.number() }).nullable(),
+    center: PlacePoint.nullable(),
   })
   .meta({
     id: 'RegionInfo',
