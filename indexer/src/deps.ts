@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { referenceChangedChannel } from '@guest/catalog';
 import type { Runtime } from '@guest/runtime';
 import type { ApplyDeps } from './outbox/apply-changes.ts';
 import type { DrainOptions } from './outbox/drain.ts';
@@ -11,6 +12,9 @@ export function applyDeps(rt: Runtime): ApplyDeps {
     now: () => rt.clock.now(),
     horizonDays: rt.config.EVENTS_HORIZON_DAYS,
     chunkSize: rt.config.INDEXER_REINDEX_BULK_DOCS,
+    publishReferenceChange: async (entities) => {
+      await rt.redis.publish(referenceChangedChannel(rt.config.REDIS_KEY_PREFIX), JSON.stringify({ entities }));
+    },
   };
 }
 

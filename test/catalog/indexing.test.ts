@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '@guest/config';
 import { fixedClock } from '@guest/runtime';
-import { aliasName } from '@guest/catalog';
+import { Redis } from 'ioredis';
+import { aliasName, referenceChangedChannel } from '@guest/catalog';
 import {
   applyDeps,
   createLogger,
@@ -99,6 +100,39 @@ describe('projection into OpenSearch: import → searchable, update, unpublish, 
       },
     });
     expect(free.total).toBe(0);
+  });
+
+  it('rule: suggest fields match prefixes of listing titles and place names in any language', async () => {
+    const prefix = (index: string, q: string) =>
+      t.runtime.search.search<{ external_id: string }>(index, {
+        query: {
+          multi_match: { query: q, type: 'bool_prefix', fields: ['suggest', 'suggest._2gram', 'suggest._3gram'] },
+        },
+      });
+    expect((await prefix(listings, 'sea-vi')).hits.map((h) => h._source.external_id)).toEqual(['L-1001']);
+    expect((await prefix(listings, 'Вилла с ви')).hits.map((h) => h._source.external_id)).toEqual(['L-1001']);
+    const places = aliasName(t.config.INDEX_PREFIX, 'places');
+    expect((await prefix(places, 'Пху')).hits.map((h) => h._source.external_id)).toEqual(['P-PHUKET']);
+    expect((await prefix(places, 'ภูเ')).hits.map((h) => h._source.external_id)).toEqual(['P-PHUKET']);
+  });
+
+  it('rule: an applied change of reference data is announced on Redis for readers that cache lists', async () => {
+    const sub = new Redis(t.config.REDIS_URL);
+    try {
+      const channel = referenceChangedChannel(t.config.REDIS_KEY_PREFIX);
+      await sub.subscribe(channel);
+      const message = new Promise<string>((resolve) => sub.once('message', (_c, m) => resolve(m)));
+      await importText(
+        (await fixture('small.ndjson')).replace(
+          '"name":{"en":"Euro","ru":"Евро"}',
+          '"name":{"en":"Euro","ru":"Евро","th":"ยูโร"}',
+        ),
+      );
+      await drain();
+      expect(JSON.parse(await message)).toEqual({ entities: ['currency'] });
+    } finally {
+      sub.disconnect();
+    }
   });
 
   it('rule: update → the new version wins', async () => {

@@ -117,7 +117,8 @@ export async function importCatalogRecords(
       return { changed, unchanged };
     };
 
-    // Currencies and amenities: no index document carries their names, so no outbox rows.
+    // No index document copies currency or amenity names; their outbox rows only tell readers
+    // that cached reference lists are stale.
     for (const batch of chunks(byType(lines, 'currency'), batchSize)) {
       const rows = await tx
         .select({ k: schema.currencies.code, h: schema.currencies.contentHash })
@@ -130,7 +131,7 @@ export async function importCatalogRecords(
         );
       const { changed, unchanged } = diff(batch, (r) => r.code, new Map(rows.map((x) => [x.k, x.h])));
       if (changed.length) {
-        await tx
+        const written = await tx
           .insert(schema.currencies)
           .values(
             changed.map(({ r, hash }) => ({
@@ -143,7 +144,9 @@ export async function importCatalogRecords(
               updatedAt: new Date(),
             })),
           )
-          .onConflictDoUpdate({ target: schema.currencies.code, set: excludedSet(schema.currencies, ['code']) });
+          .onConflictDoUpdate({ target: schema.currencies.code, set: excludedSet(schema.currencies, ['code']) })
+          .returning({ version: schema.currencies.version });
+        for (const w of written) outbox.push({ entity: 'currency', entityId: 0, version: w.version });
       }
       tally('currency', changed.filter((c) => c.isNew).length, changed.filter((c) => !c.isNew).length, unchanged);
       progress(batch.length);
@@ -161,7 +164,7 @@ export async function importCatalogRecords(
         );
       const { changed, unchanged } = diff(batch, (r) => r.code, new Map(rows.map((x) => [x.k, x.h])));
       if (changed.length) {
-        await tx
+        const written = await tx
           .insert(schema.amenities)
           .values(
             changed.map(({ r, hash }) => ({
@@ -174,7 +177,9 @@ export async function importCatalogRecords(
               updatedAt: new Date(),
             })),
           )
-          .onConflictDoUpdate({ target: schema.amenities.code, set: excludedSet(schema.amenities, ['id', 'code']) });
+          .onConflictDoUpdate({ target: schema.amenities.code, set: excludedSet(schema.amenities, ['id', 'code']) })
+          .returning({ id: schema.amenities.id, version: schema.amenities.version });
+        for (const w of written) outbox.push({ entity: 'amenity', entityId: w.id, version: w.version });
       }
       tally('amenity', changed.filter((c) => c.isNew).length, changed.filter((c) => !c.isNew).length, unchanged);
       progress(batch.length);

@@ -18,7 +18,7 @@ import type { ProjectionContext } from '../projection/context.ts';
 
 export interface ChangeRow {
   id: number;
-  entity: 'listing' | 'place' | 'event' | 'category' | 'fx';
+  entity: 'listing' | 'place' | 'event' | 'category' | 'fx' | 'currency' | 'amenity';
   entityId: number;
   version: number;
 }
@@ -30,6 +30,8 @@ export interface ApplyDeps {
   now: () => Date;
   horizonDays: number;
   chunkSize: number;
+  /** Tells readers that reference data changed (after the changes are in the index). */
+  publishReferenceChange?: (entities: string[]) => Promise<void>;
 }
 
 export interface ApplyResult {

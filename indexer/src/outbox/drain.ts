@@ -1,6 +1,8 @@
 import type { Database } from '@guest/db';
 import { applyChanges, type ApplyDeps, type ChangeRow } from './apply-changes.ts';
 
+const REFERENCE_ENTITIES = new Set(['place', 'category', 'amenity', 'currency', 'fx']);
+
 export interface DrainOptions {
   batchSize: number;
   maxAttempts: number;
@@ -84,6 +86,14 @@ export async function drainOnce(database: Database, deps: ApplyDeps, opts: Drain
     }
     result.applied = ok.length;
     await client.query('commit');
+    const okIds = new Set(ok);
+    const reference = [
+      ...new Set(rows.filter((r) => okIds.has(Number(r.id)) && REFERENCE_ENTITIES.has(r.entity)).map((r) => r.entity)),
+    ];
+    if (reference.length && deps.publishReferenceChange) {
+      // Best effort: a lost message only means a reader's cache lives until its TTL.
+      await deps.publishReferenceChange(reference).catch(() => {});
+    }
     return result;
   } catch (err) {
     await client.query('rollback').catch(() => {});

@@ -16,3 +16,13 @@ export function concreteIndexName(prefix: string, kind: IndexKind, stamp: number
 export function occurrenceId(eventId: number, day: string, slot: number): string {
   return `${eventId}:${day}:${slot}`;
 }
+
+/**
+ * Redis pub/sub channel on which the indexer announces applied changes of reference data
+ * (places, categories, amenities, currencies, FX), so readers can drop cached lists. The message
+ * is JSON `{ "entities": ["category", …] }`. Channels are not prefixed by ioredis' keyPrefix,
+ * so the prefix is part of the name.
+ */
+export function referenceChangedChannel(redisKeyPrefix: string): string {
+  return `${redisKeyPrefix}catalog:reference-changed`;
+}

@@ -285,7 +285,7 @@ export const catalogOutbox = pgTable(
   'catalog_outbox',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    entity: text('entity', { enum: ['listing', 'place', 'event', 'category', 'fx'] }).notNull(),
+    entity: text('entity', { enum: ['listing', 'place', 'event', 'category', 'fx', 'currency', 'amenity'] }).notNull(),
     entityId: integer('entity_id').notNull(),
     version: bigint('version', { mode: 'number' }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
