@@ -1,14 +1,13 @@
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { schema, type Db } from '@guest/db';
 import type { Config } from '@guest/config';
 import type { FileStorage } from '@guest/storage';
 import type { Tx } from '@guest/jobs';
 import { errors } from '@guest/http-kit';
-import type { ProfileUpdate } from './schemas.ts';
+import type { ProfileResponse, ProfileUpdate } from './schemas.ts';
 import { normalizeName, normalizeProfileText, type ProfileTextChanges } from './rules.ts';
-import { z } from 'zod';
-import type { ProfileResponse } from './schemas.ts';
 
 const {
   accounts,
