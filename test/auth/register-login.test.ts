@@ -107,6 +107,7 @@ describe('POST /v1/auth/login', () => {
     const res = await login(t, `  ${u.email.toUpperCase()}`.trim());
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 900, refresh_token: expect.any(String) });
+    expect(res.headers.get('cache-control')).toBe('no-store');
     expect((await http(t.url, 'GET', '/v1/auth/sessions', { token: res.body.access_token })).status).toBe(200);
   });
 

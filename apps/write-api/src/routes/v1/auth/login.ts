@@ -28,7 +28,9 @@ export default async function login(app: FastifyInstance, { ctx }: RouteOptions)
         response: { 200: TokenPairResponse, ...errorResponses(400, 401, 403, 422, 429, 500) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
+      // Credentials must never be kept by a shared or browser cache.
+      reply.header('cache-control', 'no-store');
       const { config, database } = app.runtime;
       const body = req.body;
       await app.rateLimiter.consume('login', req.ip, config.RATE_LIMIT_LOGIN_PER_MIN, 60);

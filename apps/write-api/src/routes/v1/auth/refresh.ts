@@ -32,7 +32,9 @@ export default async function refresh(app: FastifyInstance, { ctx }: RouteOption
         response: { 200: TokenPairResponse, ...errorResponses(400, 401, 403, 422, 429, 500) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
+      // Credentials must never be kept by a shared or browser cache.
+      reply.header('cache-control', 'no-store');
       const { config, database } = app.runtime;
       const meta = clientMeta(req);
       const { rows } = await database.pool.query<{ id: string; account_id: string; email: string | null }>(SLIDE, [

@@ -78,7 +78,7 @@ export default async function register(app: FastifyInstance, { ctx }: RouteOptio
         return tokenPair(app, account.id, session.sessionId, session.refreshToken);
       });
       await bumpSignal(app, 'register-address', req.ip, 3600);
-      return reply.code(201).send(pair);
+      return reply.code(201).header('cache-control', 'no-store').send(pair);
     },
   );
 }

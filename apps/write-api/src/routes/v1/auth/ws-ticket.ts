@@ -19,7 +19,9 @@ export default async function wsTicket(app: FastifyInstance) {
         response: { 200: WsTicketResponse, ...errorResponses(401, 403, 429, 500) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
+      // Credentials must never be kept by a shared or browser cache.
+      reply.header('cache-control', 'no-store');
       const auth = authOf(req);
       const ttl = app.runtime.config.WS_TICKET_TTL_S;
       const ticket = await issueWsTicket(
