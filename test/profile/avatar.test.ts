@@ -99,6 +99,34 @@ describe('PUT /v1/me/avatar', () => {
     expect(data[2]).toBeLessThan(100);
   });
 
+  it('strips the GPS position from a HEIC photo (as phones write them)', async () => {
+    const g = await signedIn(t);
+    const heic = await readFixture('photo-gps.heic');
+    // The fixture's EXIF item (a TIFF block inside the HEIF container) holds a GPS position.
+    const tiffAt = heic.indexOf(Buffer.from('II*\0', 'latin1'));
+    expect(tiffAt).toBeGreaterThan(0);
+    expect(gpsTags(heic.subarray(tiffAt))).toEqual(expect.arrayContaining([1, 2, 3, 4]));
+    const res = await upload(g, heic, 'image/heif');
+    expect(res.status).toBe(200);
+    const file = await download(res.body.avatar_url, g.token);
+    const meta = await sharp(file.bytes).metadata();
+    expect([meta.format, meta.width, meta.height, meta.exif]).toEqual(['jpeg', 96, 64, undefined]);
+    expect(file.bytes.includes(Buffer.from('TestCam'))).toBe(false);
+    expect(file.bytes.indexOf(Buffer.from('II*\0', 'latin1'))).toBe(-1);
+  });
+
+  it('applies the EXIF orientation before dropping it, so the photo stays upright', async () => {
+    const g = await signedIn(t);
+    const sideways = await sharp({ create: { width: 60, height: 40, channels: 3, background: '#225588' } })
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    expect((await sharp(sideways).metadata()).orientation).toBe(6);
+    const res = await upload(g, sideways, 'image/jpeg');
+    const meta = await sharp((await download(res.body.avatar_url, g.token)).bytes).metadata();
+    expect([meta.width, meta.height, meta.orientation]).toEqual([40, 60, undefined]);
+  });
+
   it('accepts PNG and WebP', async () => {
     const g = await signedIn(t);
     for (const [bytes, type] of [
