@@ -92,4 +92,20 @@ describe('catalog import (real Postgres)', () => {
     expect(after.rows[0].version).toBeGreaterThan(before.rows[0].version);
     expect(after.rows[0].price_minor).toBe(470000);
   });
+
+  it('rule: a slug already used by another place is refused as a whole, with a reason', async () => {
+    const before = await t.sql.query('select count(*)::int as n from catalog_outbox');
+    const other =
+      '{"type":"place","external_id":"P-OTHER","parent":"P-PHUKET","level":"district","slug":"kata","name":{"en":"Another Kata"}}';
+    const inCatalog = (await importCatalogText(t.runtime.database, other).catch((e) => e)) as CatalogImportError;
+    expect(inCatalog).toBeInstanceOf(CatalogImportError);
+    expect(inCatalog.errors.join('\n')).toMatch(/places_slug_uq.*kata/);
+    const after = await t.sql.query('select count(*)::int as n from catalog_outbox');
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+    const inFile = (await importCatalogText(
+      t.runtime.database,
+      `${(await fixture('small.ndjson')).trimEnd()}\n${other}`,
+    ).catch((e) => e)) as CatalogImportError;
+    expect(inFile.errors).toEqual(['line 19: slug: "kata" is already used by the place on line 8']);
+  });
 });

@@ -27,6 +27,16 @@ export function checkReferences(lines: ParsedLine[], known: KnownKeys): string[]
     else if (r.type === 'currency') currencies.add(r.code);
   }
   const errors: string[] = [];
+  // Slugs are addresses: two records of one kind in one file may not share one.
+  const slugs = new Map<string, number>();
+  for (const { line, record: r } of lines) {
+    if (r.type !== 'place' && r.type !== 'event') continue;
+    const key = `${r.type}:${r.slug}`;
+    const first = slugs.get(key);
+    if (first !== undefined)
+      errors.push(`line ${line}: slug: "${r.slug}" is already used by the ${r.type} on line ${first}`);
+    else slugs.set(key, line);
+  }
   const need = (line: number, ok: boolean, reason: string) => {
     if (!ok) errors.push(`line ${line}: ${reason}`);
   };

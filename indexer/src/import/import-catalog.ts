@@ -101,7 +101,7 @@ export async function importCatalogRecords(
     t.unchanged += unchanged;
   };
 
-  await database.db.transaction(async (tx) => {
+  await writeAll(database, async (tx) => {
     const outbox: Array<{ entity: OutboxEntity; entityId: number; version: number }> = [];
 
     /** Splits a batch into new, changed and unchanged records by content hash. */
@@ -298,6 +298,26 @@ export async function importCatalogRecords(
     if (outbox.length) await tx.execute(sql`select pg_notify('catalog_outbox', '')`);
   });
   return stats;
+}
+
+/**
+ * The transaction of an import. A unique key that the file's own checks cannot see (a slug held
+ * by another record already in the catalog) fails it as a whole, reported like a bad line.
+ */
+async function writeAll(database: Database, fn: (tx: Tx) => Promise<void>): Promise<void> {
+  try {
+    await database.db.transaction(fn);
+  } catch (err) {
+    const pgErr = ((err as { cause?: unknown }).cause ?? err) as {
+      code?: string;
+      detail?: string;
+      constraint?: string;
+    };
+    if (pgErr.code === '23505') {
+      throw new CatalogImportError([`${pgErr.constraint ?? 'unique key'}: ${pgErr.detail ?? 'duplicate value'}`]);
+    }
+    throw err;
+  }
 }
 
 type Diff = <R>(
