@@ -11,7 +11,7 @@ import { reindexAll } from './reindex.ts';
 import { verifyIndex, type IndexDrift } from './verify.ts';
 import { startOutboxWorker } from './worker.ts';
 import { listDeadLetters, replayDeadLetters } from './outbox/dead-letters.ts';
-import { indexerStats } from './outbox/indexer-stats.ts';
+import { indexerStats } from '@guest/catalog';
 import { rollEventHorizon } from './horizon.ts';
 import { ensureIndices } from './engine/aliases.ts';
 import { demoNdjsonLines, loadDemoCatalog } from './demo/load-demo.ts';

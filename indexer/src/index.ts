@@ -10,7 +10,7 @@ export { reindexAll, type ReindexResult } from './reindex.ts';
 export { verifyIndex, type VerifyReport } from './verify.ts';
 export { startOutboxWorker, type OutboxWorker } from './worker.ts';
 export { drainOnce } from './outbox/drain.ts';
-export { indexerStats, type IndexerStats } from './outbox/indexer-stats.ts';
+export { indexerStats, type IndexerStats } from '@guest/catalog';
 export { listDeadLetters, replayDeadLetters } from './outbox/dead-letters.ts';
 export { rollEventHorizon } from './horizon.ts';
 export { ensureIndices } from './engine/aliases.ts';

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Runtime } from '@guest/runtime';
 import { drainOnce, type DrainResult } from './outbox/drain.ts';
-import { indexerStats } from './outbox/indexer-stats.ts';
+import { indexerStats } from '@guest/catalog';
 import { ensureIndices } from './engine/aliases.ts';
 import { applyDeps, drainOptions, type Logger } from './deps.ts';
 

@@ -4,3 +4,4 @@ export * from './records.ts';
 export * from './index-names.ts';
 export * from './documents.ts';
 export * from './fx.ts';
+export * from './indexer-stats.ts';

@@ -1,5 +1,3 @@
-import type { Database } from '@guest/db';
-
 export interface IndexerStats {
   /** Changes committed but not yet in the index. */
   pending: number;
@@ -11,8 +9,16 @@ export interface IndexerStats {
   dead: number;
 }
 
-/** Cheap enough for /health or a metrics scrape: uses the partial indices of the outbox. */
-export async function indexerStats(database: Database): Promise<IndexerStats> {
+/** Anything that runs SQL: a `pg.Pool` (`runtime.database.pool`) or a client. */
+export interface SqlRunner {
+  query<R extends Record<string, unknown>>(text: string): Promise<{ rows: R[] }>;
+}
+
+/**
+ * Indexer lag and failure counts, for `/health` or a metrics endpoint: cheap enough to call on
+ * every scrape (it uses the partial indices of the outbox). Pass `runtime.database`.
+ */
+export async function indexerStats(database: { pool: SqlRunner }): Promise<IndexerStats> {
   const { rows } = await database.pool.query<{ pending: string; lag_s: number | null; retrying: string; dead: string }>(
     `select
         (select count(*) from catalog_outbox where processed_at is null and dead_at is null) as pending,
