@@ -6,6 +6,7 @@ import {
   buildTextQuery,
   nextDay,
   TEXT_FIELDS,
+  wordClause,
   type QueryContext,
 } from './query.ts';
 
@@ -168,7 +169,7 @@ describe('buildTextQuery: q by words, all languages at once', () => {
             type: 'best_fields',
             operator: 'and',
             tie_breaker: 0.3,
-            fuzziness: 'AUTO:4,8',
+            fuzziness: 'AUTO:3,7',
             prefix_length: 1,
             max_expansions: 20,
             zero_terms_query: 'all',
@@ -196,6 +197,29 @@ describe('buildTextQuery: q by words, all languages at once', () => {
         expect(TEXT_FIELDS.some((x) => x.startsWith(`${field}.${lang}`))).toBe(true);
       }
     }
+  });
+
+  it('a Thai or Chinese word may also be the start of a longer dictionary word', () => {
+    const match = (w: string) => ({
+      multi_match: {
+        query: w,
+        fields: [...TEXT_FIELDS],
+        type: 'best_fields',
+        operator: 'and',
+        tie_breaker: 0.3,
+        fuzziness: 'AUTO:3,7',
+        prefix_length: 1,
+        max_expansions: 20,
+        zero_terms_query: 'all',
+      },
+    });
+    expect(wordClause('กรุงเทพ')).toEqual({
+      bool: { should: [match('กรุงเทพ'), { prefix: { text_all: { value: 'กรุงเทพ' } } }], minimum_should_match: 1 },
+    });
+    expect(wordClause('普吉')).toEqual({
+      bool: { should: [match('普吉'), { prefix: { text_all: { value: '普吉' } } }], minimum_should_match: 1 },
+    });
+    expect(wordClause('Bangkok')).toEqual(match('Bangkok'));
   });
 
   it('only punctuation is no text query', () => {

@@ -51,19 +51,6 @@ export function buildTextQuery(q: string): Dsl | null {
     .filter(Boolean)
     .slice(0, 12);
   if (!words.length) return null;
-  const must = words.map((w) => ({
-    multi_match: {
-      query: w,
-      fields: [...TEXT_FIELDS],
-      type: 'best_fields',
-      operator: 'and',
-      tie_breaker: 0.3,
-      fuzziness: 'AUTO:4,8',
-      prefix_length: 1,
-      max_expansions: 20,
-      zero_terms_query: 'all',
-    },
-  }));
   const should: Dsl[] = [
     // Exact (unfuzzed) words score above typo matches.
     {
@@ -71,7 +58,30 @@ export function buildTextQuery(q: string): Dsl | null {
     },
   ];
   if (words.length > 1) should.push({ match_phrase: { text_all: { query: words.join(' '), slop: 1, boost: 2 } } });
-  return { bool: { must, should } };
+  return { bool: { must: words.map(wordClause), should } };
+}
+
+/** Thai and Chinese are segmented by a dictionary: a short form may be the start of one longer word. */
+const UNSPACED_SCRIPT = /[\p{Script=Thai}\p{Script=Han}]/u;
+
+/** One word of `q`: in some field, any language, a small typo forgiven. */
+export function wordClause(w: string): Dsl {
+  const match: Dsl = {
+    multi_match: {
+      query: w,
+      fields: [...TEXT_FIELDS],
+      type: 'best_fields',
+      operator: 'and',
+      tie_breaker: 0.3,
+      fuzziness: 'AUTO:3,7',
+      prefix_length: 1,
+      max_expansions: 20,
+      zero_terms_query: 'all',
+    },
+  };
+  if (!UNSPACED_SCRIPT.test(w)) return match;
+  // e.g. กรุงเทพ (Bangkok) is the start of the single word กรุงเทพมหานคร.
+  return { bool: { should: [match, { prefix: { text_all: { value: w } } }], minimum_should_match: 1 } };
 }
 
 function term(field: string, value: unknown): Dsl {
