@@ -100,6 +100,10 @@ describe('GET /v1/events/upcoming', () => {
     ['?q=%D0%BA%D1%83%D0%BB%D0%B8%D0%BD%D0%B0%D1%80%D0%BD%D1%8B%D0%B9', ['thai-cooking-class']], // "кулинарный"
     ['?q=%E0%B8%95%E0%B8%A5%E0%B8%B2%E0%B8%94', ['morning-market']], // Thai "ตลาด" (market)
     ['?q=bangla', ['full-moon-party']], // venue name
+    ['?q=%D0%BA%D1%83%D0%BB%D0%B8%D0%BD%D0%B0%D1%80%D0%BD%D0%BE%D0%B3%D0%BE', ['thai-cooking-class']], // "кулинарного": a word form
+    ['?q=%D0%9A%D0%B0%D1%82%D0%B0%20yoga', ['sunrise-yoga']], // "Ката yoga": two languages in one query
+    ['?q=classes', ['thai-cooking-class']], // English plural
+    ['?q=nothing-like-this', []],
     ['?q=patong%20jazz', ['jazz-night']], // place and title, all words
     ['?bbox=98.28,7.88,98.32,7.91', ['jazz-night', 'midnight-cinema', 'full-moon-party']],
     ['?near=7.8206,98.2986&radius_m=1000', ['sunrise-yoga', 'thai-cooking-class', 'puppet-show', 'morning-market']],

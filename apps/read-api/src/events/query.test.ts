@@ -52,7 +52,20 @@ describe('eventQuery', () => {
       { term: { audience: 'family' } },
       { terms: { crowd: ['small', 'medium'] } },
       { term: { event_lang: 'ru' } },
-      { match: { text_all: { query: 'beach party', operator: 'and' } } },
+      {
+        multi_match: {
+          query: 'beach party',
+          fields: expect.arrayContaining([
+            'title.ru',
+            'venue.name.en',
+            'place_names.th',
+            'description.zh-Hans',
+            'text_all',
+          ]),
+          type: 'cross_fields',
+          operator: 'and',
+        },
+      },
       { geo_bounding_box: { location: { top_left: { lat: 7.9, lon: 98.2 }, bottom_right: { lat: 7.7, lon: 98.4 } } } },
       { geo_distance: { distance: '5000m', location: { lat: 7.8, lon: 98.3 } } },
     ]);

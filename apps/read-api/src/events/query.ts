@@ -31,6 +31,21 @@ export interface EventScope {
   now: Date;
 }
 
+const LANGS = ['en', 'ru', 'th', 'zh-Hans'] as const;
+/** Fields `q` reads: name, description, venue and place in every language, plus folded ICU words. */
+export const EVENT_TEXT_FIELDS = [
+  ...['title', 'description', 'venue.name', 'place_names'].flatMap((f) => LANGS.map((l) => `${f}.${l}`)),
+  'text_all',
+];
+
+/**
+ * `q`: every word must match, in any of the fields, all languages at once. Per-language fields
+ * are stemmed (Russian word forms, English plurals); `text_all` catches mixed-language queries.
+ */
+export function eventTextQuery(q: string): Json {
+  return { multi_match: { query: q, fields: EVENT_TEXT_FIELDS, type: 'cross_fields', operator: 'and' } };
+}
+
 /** Occurrences that match every filter inside the window, without today's already-ended ones. */
 export function eventQuery(scope: EventScope, extra: Json[] = []): Json {
   const f = scope.filters;
@@ -41,7 +56,7 @@ export function eventQuery(scope: EventScope, extra: Json[] = []): Json {
   if (f.audience !== 'any') filter.push({ term: { audience: f.audience } });
   if (f.crowd?.length) filter.push({ terms: { crowd: f.crowd } });
   if (f.eventLang !== 'any') filter.push({ term: { event_lang: f.eventLang } });
-  if (f.q) filter.push({ match: { text_all: { query: f.q, operator: 'and' } } });
+  if (f.q) filter.push(eventTextQuery(f.q));
   if (f.bbox) {
     filter.push({
       geo_bounding_box: {
