@@ -312,6 +312,31 @@ describe('private files: GET /v1/media/{id} and tickets', () => {
     expect((await download(body.url)).status).toBe(404);
   });
 
+  it('a HEAD request cannot spend a ticket', async () => {
+    const { g, id } = await ownerWithFile();
+    const { body } = await ticketFor(g, id);
+    const head = await fetch(body.url, { method: 'HEAD' });
+    expect(head.status).not.toBe(200);
+    expect((await download(body.url)).status).toBe(200);
+  });
+
+  it('two racing uploads leave exactly one live avatar', async () => {
+    const g = await signedIn(t);
+    const [a, b] = await Promise.all([
+      upload(g, await pngImage(), 'image/png'),
+      upload(g, await webpImage(), 'image/webp'),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const { rows } = await t.sql.query(
+      'select count(*)::int as n from media_files where owner_account_id = $1 and deleted_at is null',
+      [g.accountId],
+    );
+    expect(rows[0].n).toBe(1);
+    const me = await http(t.url, 'GET', '/v1/me', { token: g.token });
+    expect([a.body.avatar_url, b.body.avatar_url]).toContain(me.body.avatar_url);
+    expect((await download(me.body.avatar_url, g.token)).status).toBe(200);
+  });
+
   it('a bad media id is 400 and issuing a ticket needs sign-in', async () => {
     const { g } = await ownerWithFile();
     const e = expectEnvelope(

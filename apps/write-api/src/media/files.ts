@@ -4,7 +4,7 @@ import { schema, type Db } from '@guest/db';
 import type { FileStorage } from '@guest/storage';
 import { errors } from '@guest/http-kit';
 import type { ProcessedImage } from './image.ts';
-import { ensureProfile } from '../profile/service.ts';
+import { ensureProfile, type DbOrTx } from '../profile/service.ts';
 
 const { mediaFiles, mediaTickets, profiles } = schema;
 
@@ -18,6 +18,12 @@ export function mayRead(file: MediaFile | undefined, accountId: string | null): 
 async function findFile(db: Db, mediaId: string): Promise<MediaFile | undefined> {
   const [row] = await db.select().from(mediaFiles).where(eq(mediaFiles.id, mediaId));
   return row;
+}
+
+/** Avatar changes of one account take turns, so two racing uploads cannot both stay live. */
+async function lockProfile(tx: DbOrTx, accountId: string): Promise<void> {
+  await ensureProfile(tx, accountId);
+  await tx.execute(sql`select 1 from profiles where account_id = ${accountId} for update`);
 }
 
 /**
@@ -37,7 +43,7 @@ export async function replaceAvatar(
   let oldKeys: string[];
   try {
     oldKeys = await db.transaction(async (tx) => {
-      await ensureProfile(tx, accountId);
+      await lockProfile(tx, accountId);
       const old = await tx
         .update(mediaFiles)
         .set({ deletedAt: sql`now()` })
@@ -72,6 +78,7 @@ export async function replaceAvatar(
 /** Removes the avatar (idempotent): the profile points nowhere, the file is deleted. */
 export async function removeAvatar(db: Db, storage: FileStorage, accountId: string): Promise<void> {
   const keys = await db.transaction(async (tx) => {
+    await lockProfile(tx, accountId);
     await tx
       .update(profiles)
       .set({ avatarMediaId: null, updatedAt: sql`now()` })

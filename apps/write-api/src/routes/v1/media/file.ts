@@ -12,6 +12,8 @@ export default async function mediaFile(app: FastifyInstance) {
     '/v1/media/:media_id',
     {
       onRequest: optionalAuth(),
+      // No automatic HEAD: a link checker's HEAD would otherwise spend a single-use ticket.
+      exposeHeadRoute: false,
       schema: {
         tags: ['media'],
         summary: 'Download a private file',
