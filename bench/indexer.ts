@@ -70,7 +70,7 @@ try {
   const parsed = parseCatalogNdjson(demoNdjsonLines({ listings, events, seed: 42, today }));
   if (parsed.errors.length) throw new Error(parsed.errors.slice(0, 5).join('\n'));
   const bar = progressBar('import');
-  const stats = await importCatalogRecords(rt.database, parsed.records, {
+  await importCatalogRecords(rt.database, parsed.records, {
     batchSize: config.CATALOG_IMPORT_BATCH,
     onProgress: (d, t) => bar.tick(d, t),
   });
