@@ -50,8 +50,17 @@ export async function startTestApp(opts: TestAppOptions): Promise<TestApp> {
     },
   );
   const runtime = createRuntime(config, opts.clock ? { clock: opts.clock } : {});
-  const app = await createServer({ runtime, apps: opts.apps, version: 'test', logger: false });
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  let app: FastifyInstance;
+  try {
+    app = await createServer({ runtime, apps: opts.apps, version: 'test', logger: false });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+  } catch (err) {
+    // A test that expects the server to refuse to start must not leak its connections.
+    await runtime.close();
+    await dropDatabase(base.DATABASE_URL, dbName);
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const sql = new pg.Pool({ connectionString: databaseUrl, max: 2 });
