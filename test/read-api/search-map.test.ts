@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importCatalogText } from '@guest/indexer';
 import { readApi } from '@guest/read-api';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { loadCatalog, search } from './search/support.ts';
+import { loadCatalog, loadCatalogText, search } from './search/support.ts';
 
 /**
  * Spec 4.7 map: up to zoom 12 clusters (count, centre, bbox), beyond that points (at most
@@ -144,6 +144,48 @@ describe('points beyond zoom 12', () => {
     expect(res.body.points).toHaveLength((ROWS * COLS) / 2);
     expect(res.body.total).toBe((ROWS * COLS) / 2);
     expect(res.body.truncated).toBe(false);
+  });
+});
+
+describe('truncated points cover the box evenly', () => {
+  // A cap far below the 320 objects of the box: in rank order (rating, then id, here the grid's
+  // rows from the bottom) the first 64 would all sit in the bottom rows of the view.
+  const CAP = 64;
+  let small: TestApp;
+  beforeAll(async () => {
+    small = await startTestApp({ apps: [readApi], config: { MAP_MAX_POINTS: CAP } });
+    await loadCatalogText(small, gridCatalog());
+  });
+  afterAll(async () => small?.close());
+
+  it('zoom 15: every part of the box gets a fair share of the points, not only the best-ranked part', async () => {
+    const box = screen(15);
+    const res = await search(small, 'map', { zoom: 15, bbox: bboxParam(box), kind: 'food' });
+    expect(res.body.total).toBe(ROWS * COLS);
+    expect(res.body.truncated).toBe(true);
+    const points: Array<{ id: number; lat: number; lon: number }> = res.body.points;
+    expect(points).toHaveLength(CAP);
+    expect(new Set(points.map((p) => p.id)).size).toBe(CAP);
+    const perPart = new Map<string, number>();
+    for (const p of points) {
+      const i = Math.min(3, Math.floor(((p.lon - box.minLon) / (box.maxLon - box.minLon)) * 4));
+      const j = Math.min(3, Math.floor(((p.lat - box.minLat) / (box.maxLat - box.minLat)) * 4));
+      perPart.set(`${i}:${j}`, (perPart.get(`${i}:${j}`) ?? 0) + 1);
+    }
+    // 4x4 parts of 20 objects each; a fair share of 64 is 4 a part.
+    expect(perPart.size).toBe(16);
+    expect(Math.min(...perPart.values())).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...perPart.values())).toBeLessThanOrEqual(8);
+  });
+
+  it('a box where fewer grid cells hold objects still gets the full cap (topped up in rank order)', async () => {
+    const box = screen(15);
+    // Only the bottom quarter of the box holds objects: 80 of them, fewer cells than the cap.
+    const lowBox = { ...box, maxLat: box.minLat + (box.maxLat - box.minLat) / 4 };
+    const res = await search(small, 'map', { zoom: 15, bbox: bboxParam(lowBox), kind: 'food' });
+    expect(res.body.total).toBe((ROWS * COLS) / 4);
+    expect(res.body.points).toHaveLength(CAP);
+    expect(res.body.truncated).toBe(true);
   });
 });
 

@@ -12,7 +12,11 @@ export const FIXTURES = path.join(import.meta.dirname, '..', '..', 'fixtures', '
  * indexer's import and full rebuild: the read API then sees exactly what production would.
  */
 export async function loadCatalog(t: TestApp, file: string): Promise<void> {
-  const text = await readFile(path.isAbsolute(file) ? file : path.join(FIXTURES, file), 'utf8');
+  await loadCatalogText(t, await readFile(path.isAbsolute(file) ? file : path.join(FIXTURES, file), 'utf8'));
+}
+
+/** `loadCatalog` for NDJSON a test builds itself. */
+export async function loadCatalogText(t: TestApp, text: string): Promise<void> {
   await importCatalogText(t.runtime.database, text);
   await reindexAll(t.runtime, pino({ level: 'silent' }), { absorbOutbox: true, oldIndexGraceMs: 0 });
 }

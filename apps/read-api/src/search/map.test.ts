@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { SearchFilters } from './filters.ts';
-import { buildClusterRequest, buildPointsRequest, cellsSpanned, gridPrecision, parseClusters } from './map.ts';
+import {
+  buildClusterRequest,
+  buildPointsRequest,
+  cellsSpanned,
+  gridPrecision,
+  parseClusters,
+  samplePoints,
+} from './map.ts';
 import type { QueryContext } from './query.ts';
 
 const ctx: QueryContext = { fx: { base: 'THB', rates: {} }, baseCurrency: 'THB' };
@@ -71,5 +78,21 @@ describe('map requests', () => {
     const cut = parseClusters(agg, 2);
     expect(cut.clusters).toHaveLength(2);
     expect(cut.truncated).toBe(true);
+  });
+});
+
+describe('samplePoints', () => {
+  const cell = (...ids: number[]) => ({ best: { hits: { hits: ids.map((id) => ({ _source: { id } })) } } });
+
+  it('takes each cell best first, round-robin, then tops up from the rank order without repeats', () => {
+    const aggs = { cells: { buckets: [cell(1, 2, 3), cell(10), cell(20, 21)] } };
+    expect(samplePoints(aggs, [{ id: 99 }], 4).map((p) => p.id)).toEqual([1, 10, 20, 2]);
+    expect(samplePoints(aggs, [{ id: 1 }, { id: 98 }, { id: 99 }], 8).map((p) => p.id)).toEqual([
+      1, 10, 20, 2, 21, 3, 98, 99,
+    ]);
+  });
+
+  it('no cells: the rank order alone', () => {
+    expect(samplePoints(undefined, [{ id: 5 }, { id: 6 }], 1).map((p) => p.id)).toEqual([5]);
   });
 });

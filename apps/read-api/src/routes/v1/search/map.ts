@@ -8,8 +8,10 @@ import { filterRules, SearchFilters } from '../../../search/filters.ts';
 import {
   buildClusterRequest,
   buildPointsRequest,
+  buildSampledPointsRequest,
   CLUSTER_MAX_ZOOM,
   parseClusters,
+  samplePoints,
   toMapPoint,
   type POINT_SOURCE,
 } from '../../../search/map.ts';
@@ -56,12 +58,16 @@ export default async function mapRoute(app: FastifyInstance, opts: { deps: Searc
         deps.listingsIndex,
         buildPointsRequest(filters, ctx, cap),
       );
-      return {
-        clusters: [],
-        points: res.hits.map((h) => toMapPoint(h._source)),
-        total: res.total,
-        truncated: res.total > res.hits.length,
-      };
+      const truncated = res.total > res.hits.length;
+      let docs = res.hits.map((h) => h._source);
+      if (truncated) {
+        const sampled = await deps.engine.search(
+          deps.listingsIndex,
+          buildSampledPointsRequest(filters, ctx, zoom, cap),
+        );
+        docs = samplePoints(sampled.aggregations, docs, cap);
+      }
+      return { clusters: [], points: docs.map(toMapPoint), total: res.total, truncated };
     },
   );
 }
