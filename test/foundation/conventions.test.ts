@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { expectEnvelope, http } from '../support/http.ts';
 import { probeApp } from './probe-app.ts';
+import net from 'node:net';
+import { once } from 'node:events';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -53,6 +55,22 @@ describe('error envelope', () => {
     const e = expectEnvelope(res, 400, 'validation_error');
     expect(e.details.field).toBe('n');
     expect(e.details.fields).toEqual(['n']);
+  });
+
+  it('answers a path that is not valid percent-encoding with 400 on path, in the envelope with X-Request-Id', async () => {
+    const res = await http(t.url, 'GET', '/v1/_probe/named/%E0%A4');
+    const e = expectEnvelope(res, 400, 'validation_error');
+    expect(e.details).toMatchObject({ field: 'path', reason: 'bad_encoding' });
+    expect(res.headers.get('x-request-id')).toBe(e.request_id);
+  });
+
+  it('answers a path parameter over the length limit with 400 on path, in the envelope', async () => {
+    const ok = await http(t.url, 'GET', `/v1/_probe/named/${'a'.repeat(50)}`);
+    expect(ok.body).toEqual({ name: 'a'.repeat(50) });
+    const res = await http(t.url, 'GET', `/v1/_probe/named/${'a'.repeat(500)}`);
+    const e = expectEnvelope(res, 400, 'validation_error');
+    expect(e.details).toMatchObject({ field: 'path', reason: 'too_long' });
+    expect(res.headers.get('x-request-id')).toBe(e.request_id);
   });
 
   it('answers an unexpected exception with 500 internal_error and leaks nothing', async () => {
@@ -226,6 +244,27 @@ describe('graceful shutdown', () => {
     await local.app.close();
     const res = await inFlight;
     expect(res.status).toBe(201);
+    await local.close();
+  });
+
+  it('while closing, the in-flight answer ends its connection, so a request pipelined behind it is never half-served', async () => {
+    const local = await startTestApp({ apps: [probeApp] });
+    const { port } = new URL(local.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await once(socket, 'connect');
+    let raw = '';
+    socket.on('data', (d) => (raw += d.toString('latin1')));
+    const body = JSON.stringify({ name: 'g', count: 1 });
+    socket.write(
+      `POST /v1/_probe/slow-things HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}` +
+        `GET /v1/_probe/lang HTTP/1.1\r\nhost: x\r\n\r\n`,
+    );
+    await new Promise((r) => setTimeout(r, 150));
+    await Promise.all([local.app.close(), once(socket, 'close')]);
+    const answers = raw.split(/(?=HTTP\/1\.1 )/);
+    // The client sees a closed connection for the second request and retries it elsewhere.
+    expect(answers.map((a) => a.slice(0, 12))).toEqual(['HTTP/1.1 201']);
+    expect(answers[0]!.toLowerCase()).toContain('connection: close');
     await local.close();
   });
 });

@@ -39,6 +39,8 @@ async function probe(app: FastifyInstance) {
   r.post('/v1/_probe/things', { schema: { body: Thing }, config: { idempotent: true } }, create(0));
   r.post('/v1/_probe/slow-things', { schema: { body: Thing }, config: { idempotent: true } }, create(700));
 
+  r.get('/v1/_probe/named/:name', async (req) => ({ name: (req.params as { name: string }).name }));
+
   const items = Array.from({ length: 25 }, (_, i) => ({ id: i + 1 }));
   r.get(
     '/v1/_probe/items',

@@ -1,4 +1,10 @@
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Runtime } from '@guest/runtime';
 import { AppError } from './errors/app-error.ts';
@@ -61,7 +67,15 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // Requests that arrive while closing get 503 from the onRequest hook below, in the envelope;
+    // Fastify's own 503 has neither the envelope nor X-Request-Id.
+    return503OnClosing: false,
+    // Errors found before routing (a path that is not valid percent-encoding, a path parameter
+    // over the length limit) take the same error path as every other error.
+    frameworkErrors: (err, req, reply) => {
+      reply.header('x-request-id', req.id);
+      return sendError(err, req, reply);
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -74,8 +88,22 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
 
   const allowedMethods = trackRoutes(app);
 
+  // While closing, in-flight requests finish; new ones (on connections that were already open)
+  // are turned away at once with 503, and answers end their keep-alive connection, so close()
+  // does not wait out the keep-alive timeout of clients that would otherwise stay connected.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    if (closing)
+      throw new AppError('service_unavailable', 'The server is shutting down; retry.', {}, { 'retry-after': '1' });
     req.lang = negotiateLanguage(
       (req.query as Record<string, unknown> | undefined)?.lang,
       req.headers['accept-language'],
@@ -91,23 +119,7 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
 
   registerIdempotency(app, runtime.database.db, config.IDEMPOTENCY_TTL_H);
 
-  // While closing, answers to in-flight requests end their keep-alive connection, so close()
-  // does not wait out the keep-alive timeout of clients that would otherwise stay connected.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onSend', async (_req, reply, payload) => {
-    if (closing) reply.header('connection', 'close');
-    return payload;
-  });
-
-  app.setErrorHandler((err, req, reply) => {
-    const appError = normalizeError(err);
-    if (appError.status >= 500) req.log.error({ err }, 'request failed');
-    else req.log.info({ code: appError.code, details: appError.details }, 'request rejected');
-    return reply.code(appError.status).headers(appError.headers).send(envelope(appError, req.id));
-  });
+  app.setErrorHandler(sendError);
 
   app.setNotFoundHandler((req, reply) => {
     const allowed = allowedMethods(req.method, req.url);
@@ -126,6 +138,14 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
   registerHealth(app, runtime, opts.version ?? '0.0.0');
   for (const a of opts.apps) await app.register(a.plugin, { ...a.options });
   return app;
+}
+
+/** The one place an error becomes a response: the envelope, its status and headers, a log line. */
+function sendError(err: unknown, req: FastifyRequest, reply: FastifyReply) {
+  const appError = normalizeError(err);
+  if (appError.status >= 500) req.log.error({ err }, 'request failed');
+  else req.log.info({ code: appError.code, details: appError.details }, 'request rejected');
+  return reply.code(appError.status).headers(appError.headers).send(envelope(appError, req.id));
 }
 
 async function limit(

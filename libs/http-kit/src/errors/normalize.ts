@@ -52,7 +52,12 @@ export function normalizeError(err: unknown): AppError {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('unsupported_media_type');
     case 'FST_ERR_BAD_URL':
-      return new AppError('not_found');
+      return new AppError('validation_error', 'The path is not valid percent-encoded UTF-8.', {
+        field: 'path',
+        reason: 'bad_encoding',
+      });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('validation_error', 'A path segment is too long.', { field: 'path', reason: 'too_long' });
   }
   if (err instanceof SyntaxError && e.statusCode === 400) {
     return new AppError('validation_error', 'The request body is not valid JSON.', {
