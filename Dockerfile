@@ -6,7 +6,8 @@ COPY package.json package-lock.json ./
 COPY libs ./libs
 COPY apps ./apps
 COPY indexer ./indexer
-RUN npm ci --no-audit --no-fund
+# Production dependencies only: tsx, which runs the TypeScript sources, is one of them.
+RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
-EXPOSE 8080 8081
-CMD ["npx", "tsx", "apps/server/src/main.ts"]
+EXPOSE 8080
+CMD ["node", "--import", "tsx", "apps/server/src/main.ts"]
