@@ -49,6 +49,29 @@ describe('favorites', () => {
     expect(e.details.field).toBe('listing_id');
   });
 
+  it('PUT of a draft or archived listing is 404, like one the catalog does not have', async () => {
+    const g = await signedIn(t);
+    for (const status of ['draft', 'archived']) {
+      await t.sql.query('update listings set status = $1 where id = $2', [status, listingIds[6]]);
+      expectEnvelope(await put(g, listingIds[6]!), 404, 'not_found');
+    }
+    await t.sql.query(`update listings set status = 'published' where id = $1`, [listingIds[6]]);
+    expect((await list(g)).body.items).toEqual([]);
+  });
+
+  it('concurrent PUTs of one listing all answer 200 with the same time and save one row', async () => {
+    for (let round = 0; round < 5; round++) {
+      const g = await signedIn(t);
+      const answers = await Promise.all(Array.from({ length: 6 }, () => put(g, listingIds[5]!)));
+      expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+      expect(new Set(answers.map((a) => a.body.added_at)).size).toBe(1);
+      const { rows } = await t.sql.query('select count(*)::int as n from favorites where account_id = $1', [
+        g.accountId,
+      ]);
+      expect(rows[0].n).toBe(1);
+    }
+  });
+
   it('DELETE removes it and is idempotent', async () => {
     const g = await signedIn(t);
     await put(g, listingIds[1]!);

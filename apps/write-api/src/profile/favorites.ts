@@ -65,19 +65,22 @@ export async function listFavorites(
   };
 }
 
-/** Idempotent: a second PUT keeps the first time. A listing the catalog does not have is 404. */
+/**
+ * Idempotent: a second PUT keeps the first time. Only a published listing can be saved (a draft or
+ * archived one is 404, as for one the catalog does not have). The no-op update on conflict waits
+ * for and returns a row that a concurrent PUT of the same listing is inserting, where `do nothing`
+ * would return no row and answer 404.
+ */
 export async function addFavorite(
   db: Db,
   accountId: string,
   listingId: number,
 ): Promise<z.infer<typeof FavoriteResponse>> {
   const { rows } = await db.execute<{ added_at: string }>(sql`
-    with l as (select id from listings where id = ${listingId}),
-         ins as (insert into favorites (account_id, listing_id) select ${accountId}, id from l
-                 on conflict (account_id, listing_id) do nothing returning created_at)
-    select created_at as added_at from ins
-    union all
-    select f.created_at from favorites f join l on l.id = f.listing_id where f.account_id = ${accountId}`);
+    insert into favorites (account_id, listing_id)
+    select ${accountId}, id from listings where id = ${listingId} and status = 'published'
+    on conflict (account_id, listing_id) do update set created_at = favorites.created_at
+    returning created_at as added_at`);
   const row = rows[0];
   if (!row) throw errors.notFound('No such listing.');
   return { listing_id: listingId, is_favorite: true, added_at: new Date(row.added_at).toISOString() };
