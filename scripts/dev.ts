@@ -3,6 +3,7 @@ import { ensureDatabaseExists, runMigrations } from '@guest/db';
 import { createRuntime } from '@guest/runtime';
 import { createLogger, startOutboxWorker } from '@guest/indexer';
 import { loadDemoCatalog } from '../indexer/src/demo/load-demo.ts';
+import { DEMO_ACCOUNT, ensureDemoAccount } from '../apps/write-api/src/transactions/demo-account.ts';
 import { runAll } from '@guest/server/run-all';
 import { ensureStack } from './stack/index.ts';
 
@@ -27,6 +28,11 @@ step('loading the demo catalog');
 const demo = await loadDemoCatalog(indexerRuntime, { log });
 step(
   `demo catalog: ${JSON.stringify(demo.import)}${demo.reindex ? `, indexed ${JSON.stringify(demo.reindex)}` : ', index already current'}`,
+);
+const demoAccount = await ensureDemoAccount(indexerRuntime.database.db, config);
+step(
+  `demo account: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password}` +
+    (demoAccount.created ? ` (created, with ${demoAccount.transactions} transactions)` : ' (already there)'),
 );
 const worker = await startOutboxWorker(indexerRuntime, log);
 
