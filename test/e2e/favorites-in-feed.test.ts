@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readApi } from '@guest/read-api';
+import { writeApi } from '@guest/write-api';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { http } from '../support/http.ts';
+import { register } from '../auth/support.ts';
+import { allPages, loadCatalog, titleCode } from '../read-api/search/support.ts';
+
+/**
+ * A favorite saved on the write API shows in the read API's feed as `is_favorite` for that guest
+ * (and only for them), and goes away when removed: both apps behind one base URL, as clients use them.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ apps: [writeApi, readApi] });
+  await loadCatalog(t, 'catalog.ndjson');
+});
+afterAll(async () => t?.close());
+
+describe('is_favorite follows PUT and DELETE /v1/me/favorites', () => {
+  it('marks exactly the saved listing for its guest, not for another guest', async () => {
+    const ann = await register(t);
+    const bob = await register(t);
+    const feed = (token: string) => allPages(t, { lang: 'en', limit: 100 }, { token });
+    const before = await feed(ann.tokens.read_access_token);
+    expect(before.every((i) => i.is_favorite === false)).toBe(true);
+    const s1 = before.find((i) => titleCode(i.title) === 'S1')!;
+
+    const put = await http(t.url, 'PUT', `/v1/me/favorites/${s1.id}`, { token: ann.tokens.access_token });
+    expect(put.status).toBe(200);
+    const favs = (await feed(ann.tokens.read_access_token)).filter((i) => i.is_favorite).map((i) => i.id);
+    expect(favs).toEqual([s1.id]);
+    expect((await feed(bob.tokens.read_access_token)).some((i) => i.is_favorite)).toBe(false);
+
+    const del = await http(t.url, 'DELETE', `/v1/me/favorites/${s1.id}`, { token: ann.tokens.access_token });
+    expect(del.status).toBeLessThan(300);
+    expect((await feed(ann.tokens.read_access_token)).some((i) => i.is_favorite)).toBe(false);
+  });
+
+  it('a write-API token is refused by the read API (each audience has its own secret)', async () => {
+    const ann = await register(t);
+    const res = await http(t.url, 'GET', '/v1/search/listings', { token: ann.tokens.access_token });
+    expect(res.status).toBe(401);
+  });
+});
