@@ -186,6 +186,15 @@ describe('PUT /v1/me/avatar', () => {
     expect(e.details).toMatchObject({ width: 20_000, height: 20_000, max_megapixels: t.config.MAX_IMAGE_MEGAPIXELS });
   });
 
+  it('refuses a HEIC decompression bomb from its container dimensions, before decoding it', async () => {
+    const g = await signedIn(t);
+    // 8000x6000 (48 MP) of one colour in 11 KB, made with heif-enc from Debian's libheif-examples.
+    const bomb = await readFixture('bomb-48mp.heic');
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    const e = expectRefused(await upload(g, bomb, 'image/heic'), 'too_many_pixels');
+    expect(e.details).toMatchObject({ width: 8000, height: 6000, max_megapixels: t.config.MAX_IMAGE_MEGAPIXELS });
+  });
+
   it('refuses a truncated image, a missing part and a body that is not multipart', async () => {
     const g = await signedIn(t);
     const jpeg = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#884422' } })
