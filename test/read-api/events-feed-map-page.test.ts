@@ -91,6 +91,49 @@ describe('GET /v1/events/map', () => {
     expect(body.total).toBe(3);
   });
 
+  describe('with more matching events than MAP_MAX_POINTS', () => {
+    const CAP = 3;
+    let small: TestApp;
+    beforeAll(async () => {
+      small = await startTestApp({ apps: [readApi], clock, config: { MAP_MAX_POINTS: CAP } });
+      await loadCatalog(small, 'events/catalog.ndjson');
+    });
+    afterAll(async () => small?.close());
+    const map = async (qs: string) => {
+      const res = await http(small.url, 'GET', `/v1/events/map${qs}`);
+      expect(res.status, res.text).toBe(200);
+      return res.body as {
+        points: Array<{ slug: string; day: string; start_time: string }>;
+        truncated: boolean;
+        total: number;
+      };
+    };
+
+    it('gives at most MAP_MAX_POINTS points, the nearest ones, with truncated=true and the full total', async () => {
+      const body = await map('?zoom=14');
+      expect(body.points.map((p) => `${p.slug}@${p.day} ${p.start_time}`)).toEqual([
+        'jazz-night@2026-12-01 20:00',
+        'midnight-cinema@2026-12-02 00:30',
+        'sunrise-yoga@2026-12-02 06:30',
+      ]);
+      expect(body.truncated).toBe(true);
+      expect(body.total).toBe(7);
+    });
+
+    it('exactly MAP_MAX_POINTS matching events are not truncated', async () => {
+      const body = await map('?zoom=14&bbox=98.28,7.88,98.32,7.91');
+      expect(body.points).toHaveLength(CAP);
+      expect(body.truncated).toBe(false);
+      expect(body.total).toBe(CAP);
+    });
+
+    it('clusters (zoom up to 12) are never truncated', async () => {
+      const body = await map('?zoom=10');
+      expect(body.truncated).toBe(false);
+      expect(body.total).toBe(7);
+    });
+  });
+
   it('needs zoom', async () => {
     const e = expectEnvelope(await http(t.url, 'GET', '/v1/events/map'), 400, 'validation_error');
     expect(e.details.field).toBe('zoom');

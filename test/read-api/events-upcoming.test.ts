@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '@guest/runtime';
 import { readApi } from '@guest/read-api';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -27,6 +27,19 @@ const up = async (qs = '', headers: Record<string, string> = {}) => {
   const res = await http(t.url, 'GET', `/v1/events/upcoming${qs}`, { headers });
   expect(res.status, res.text).toBe(200);
   return res.body as { items: Card[]; next_cursor: string | null; has_more: boolean; total: number | null };
+};
+/** The pages of a list from `cursor` on (from the first page without it), following `next_cursor`. */
+const pageAll = async (qs: string, cursor: string | null = null) => {
+  const pages: Array<Awaited<ReturnType<typeof up>>> = [];
+  let started = false;
+  while ((!started || cursor) && pages.length < 20) {
+    started = true;
+    const page = await up(`${qs}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    expect(page.has_more).toBe(page.next_cursor !== null);
+    pages.push(page);
+    cursor = page.next_cursor;
+  }
+  return pages;
 };
 const slots = (items: Card[]) => items.map((c) => `${c.slug}@${c.day} ${c.start_time}`);
 const slugs = (items: Card[]) => items.map((c) => c.slug);
@@ -170,6 +183,69 @@ describe('GET /v1/events/upcoming', () => {
     expect(e.details.field).toBe('cursor');
     e = expectEnvelope(await http(t.url, 'GET', `/v1/events/upcoming?cursor=abc.def`), 400, 'validation_error');
     expect(e.details.field).toBe('cursor');
+  });
+
+  it('a filter that moves an event to a later day pages one card per event at its nearest matching day (time=evening, limit=1)', async () => {
+    const pages = await pageAll('?time=evening&limit=1');
+    expect(pages.map((p) => slots(p.items))).toEqual([
+      ['jazz-night@2026-12-01 20:00'],
+      ['midnight-cinema@2026-12-02 00:30'],
+      ['full-moon-party@2026-12-03 22:00'],
+      ['puppet-show@2026-12-04 19:00'], // its 10:00 show that day does not match
+    ]);
+  });
+
+  describe('a list is read as of the instant of its first page', () => {
+    afterEach(() => clock.set(NOW));
+
+    it('an occurrence ending between two pages does not move its event past the cursor (no repeat)', async () => {
+      const whole = slots((await up()).items);
+      const first = await up('?limit=2');
+      expect(slots(first.items)).toEqual(['jazz-night@2026-12-01 20:00', 'midnight-cinema@2026-12-02 00:30']);
+      // 23:45 in Bangkok: tonight's jazz (until 23:30) has ended; its next show is on Dec 5.
+      clock.set('2026-12-01T16:45:00Z');
+      const rest = await pageAll('?limit=2', first.next_cursor);
+      expect([...slots(first.items), ...rest.flatMap((p) => slots(p.items))]).toEqual(whole);
+      // A new list starts at the clock again.
+      expect(slots((await up('?limit=1')).items)).toEqual(['midnight-cinema@2026-12-02 00:30']);
+    });
+
+    it('a list started at 23:59 continues at 00:01 (today changed) without a repeat, a gap or a 400', async () => {
+      clock.set('2026-12-03T16:59:00Z'); // 23:59 on Dec 3 in Bangkok
+      const whole = slots((await up('?days=2')).items);
+      expect(whole).toEqual([
+        'full-moon-party@2026-12-03 22:00',
+        'sunrise-yoga@2026-12-04 06:30',
+        'puppet-show@2026-12-04 10:00',
+      ]);
+      const first = await up('?days=2&limit=1');
+      clock.set('2026-12-03T17:01:00Z'); // 00:01 on Dec 4
+      const rest = await pageAll('?days=2&limit=1', first.next_cursor);
+      // The window stays Dec 3-4 of the first page: Dec 5's jazz does not join the list.
+      expect([...slots(first.items), ...rest.flatMap((p) => slots(p.items))]).toEqual(whole);
+      expect(rest.at(-1)!.has_more).toBe(false);
+    });
+
+    it('the cursor still belongs to its filters only', async () => {
+      clock.set('2026-12-03T16:59:00Z');
+      const first = await up('?days=2&limit=1');
+      clock.set('2026-12-03T17:01:00Z');
+      const c = encodeURIComponent(first.next_cursor!);
+      for (const qs of [`?days=3&limit=1&cursor=${c}`, `?days=2&limit=1&time=morning&cursor=${c}`]) {
+        const e = expectEnvelope(await http(t.url, 'GET', `/v1/events/upcoming${qs}`), 400, 'validation_error');
+        expect(e.details.field, qs).toBe('cursor');
+      }
+    });
+
+    it('refuses (400 on cursor) a signed cursor without the instant of its list, as issued before it was pinned', async () => {
+      const old = t.app.cursors.encode('events-upcoming', { h: 'x', k: Date.parse('2026-12-02T00:00:00Z'), id: 1 });
+      const e = expectEnvelope(
+        await http(t.url, 'GET', `/v1/events/upcoming?cursor=${encodeURIComponent(old)}`),
+        400,
+        'validation_error',
+      );
+      expect(e.details).toMatchObject({ field: 'cursor', reason: 'malformed' });
+    });
   });
 
   describe('just before and just after midnight in Bangkok', () => {

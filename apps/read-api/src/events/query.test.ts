@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  atOrBeforeClause,
   calendarQuery,
   eventQuery,
   feedQuery,
@@ -88,22 +89,58 @@ describe('calendarQuery', () => {
 
 describe('upcomingQuery (one card per event, ordered by first local start, then id)', () => {
   it('orders event buckets by their earliest local start and takes limit + 1', () => {
-    const body = upcomingQuery(base, { limit: 20, withTotal: false, maxEvents: 20000 }) as any;
+    const body = upcomingQuery(base, { limit: 20, withTotal: false }) as any;
     expect(body.aggs.events.terms).toEqual({
       field: 'event_id',
-      size: 20000,
+      size: 21,
       order: [{ first: 'asc' }, { _key: 'asc' }],
     });
     expect(body.aggs.events.aggs.first.min.script.source).toContain("doc['start_minute']");
-    expect(body.aggs.events.aggs.page).toEqual({ bucket_sort: { size: 21 } });
-    expect(body.aggs.events.aggs.after).toBeUndefined();
+    expect(body.aggs.events.aggs.seen).toBeUndefined();
+    expect(body.aggs.events.aggs.fresh).toBeUndefined();
     expect(body.aggs.total).toBeUndefined();
   });
 
-  it('continues strictly after the cursor position and counts the total when asked', () => {
-    const body = upcomingQuery(base, { limit: 5, after: { k: 123, id: 7 }, withTotal: true, maxEvents: 100 }) as any;
-    expect(body.aggs.events.aggs.after.bucket_selector.script.params).toEqual({ k: 123, cid: 7 });
+  it('after a cursor: events not yet listed come first, so limit + 1 buckets suffice for any number of events', () => {
+    const after = { k: localStartKey('2026-12-02', '13:00'), id: 7 };
+    const body = upcomingQuery(base, { limit: 5, after, withTotal: true }) as any;
+    // No cap on the number of events ordered: the terms size is the page (+1 for has_more).
+    expect(body.aggs.events.terms).toEqual({
+      field: 'event_id',
+      size: 6,
+      order: [{ seen: 'asc' }, { first: 'asc' }, { _key: 'asc' }],
+    });
+    expect(body.aggs.events.aggs.seen).toEqual({ filter: atOrBeforeClause(after) });
+    expect(body.aggs.events.aggs.fresh.bucket_selector).toEqual({
+      buckets_path: { seen: 'seen._count' },
+      script: 'params.seen == 0',
+    });
+    expect(JSON.stringify(body)).not.toMatch(/"from"|bucket_sort/);
     expect(body.aggs.total).toEqual({ cardinality: { field: 'event_id', precision_threshold: 40000 } });
+  });
+
+  it('atOrBeforeClause: occurrences at or before the cursor in the order day, start, event id', () => {
+    expect(atOrBeforeClause({ k: localStartKey('2026-12-02', '13:05'), id: 7 })).toEqual({
+      bool: {
+        should: [
+          { range: { day: { lt: '2026-12-02' } } },
+          { bool: { filter: [{ term: { day: '2026-12-02' } }, { range: { start_minute: { lt: 785 } } }] } },
+          {
+            bool: {
+              filter: [
+                { term: { day: '2026-12-02' } },
+                { term: { start_minute: 785 } },
+                { range: { event_id: { lte: 7 } } },
+              ],
+            },
+          },
+        ],
+        minimum_should_match: 1,
+      },
+    });
+    expect(
+      (atOrBeforeClause({ k: localStartKey('2026-12-31', '00:00'), id: 1 }) as any).bool.should[1].bool.filter,
+    ).toEqual([{ term: { day: '2026-12-31' } }, { range: { start_minute: { lt: 0 } } }]);
   });
 });
 

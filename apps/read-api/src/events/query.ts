@@ -117,33 +117,63 @@ export interface UpcomingAfter {
   id: number;
 }
 
+const DAY_MS = 86_400_000;
+
 /**
- * Upcoming rule 1: one card per event, at its nearest matching occurrence. Events are buckets
- * ordered by their first local start, then event id (rule 2); the page continues after `after`.
- * The engine answers with event ids only; `nearestQuery` then fetches the cards.
+ * Occurrences at or before the keyset position `a` in the order day, local start, event id — the
+ * positions of cards already listed. Plain range clauses on the fields `LOCAL_START_SCRIPT` reads.
+ */
+export function atOrBeforeClause(a: UpcomingAfter): Json {
+  const dayMs = Math.floor(a.k / DAY_MS) * DAY_MS;
+  const day = new Date(dayMs).toISOString().slice(0, 10);
+  const minute = (a.k - dayMs) / 60_000;
+  return {
+    bool: {
+      should: [
+        { range: { day: { lt: day } } },
+        { bool: { filter: [{ term: { day } }, { range: { start_minute: { lt: minute } } }] } },
+        {
+          bool: {
+            filter: [{ term: { day } }, { term: { start_minute: minute } }, { range: { event_id: { lte: a.id } } }],
+          },
+        },
+      ],
+      minimum_should_match: 1,
+    },
+  };
+}
+
+/**
+ * Upcoming rule 1 for the pages after the first: one card per event, at its nearest matching
+ * occurrence, continuing after `after`. Exact for any number of events, without offsets:
+ *
+ * - events are terms buckets over the matching occurrences; `first` is an event's nearest one
+ *   (its smallest local start key, rule 2);
+ * - `seen` counts an event's matching occurrences at or before the cursor. An event with one was
+ *   listed on an earlier page (its nearest occurrence is at or before the cursor), one without
+ *   was not. The buckets are ordered unseen first, then by `first` and event id, so the top
+ *   `limit + 1` buckets are exactly the next events of the list (and `has_more`), however many
+ *   events earlier pages listed; `fresh` drops seen ones when fewer are left.
+ *
+ * The events index has one shard (mappings/settings.json), so every event's occurrences are
+ * counted together and the bucket order is exact. The engine answers with event ids only;
+ * `nearestQuery` then fetches the cards.
  */
 export function upcomingQuery(
   scope: EventScope,
-  opts: { limit: number; after?: UpcomingAfter | undefined; withTotal: boolean; maxEvents: number },
+  opts: { limit: number; after?: UpcomingAfter | undefined; withTotal: boolean },
 ): Json {
   const bucketAggs: Json = { first: { min: { script: { source: LOCAL_START_SCRIPT, lang: 'painless' } } } };
+  const order: Json[] = [{ first: 'asc' }, { _key: 'asc' }];
   if (opts.after) {
-    bucketAggs.after = {
-      bucket_selector: {
-        buckets_path: { m: 'first', id: '_key' },
-        script: {
-          source: 'params.m > params.k || (params.m == params.k && params.id > params.cid)',
-          params: { k: opts.after.k, cid: opts.after.id },
-        },
-      },
+    bucketAggs.seen = { filter: atOrBeforeClause(opts.after) };
+    bucketAggs.fresh = {
+      bucket_selector: { buckets_path: { seen: 'seen._count' }, script: 'params.seen == 0' },
     };
+    order.unshift({ seen: 'asc' });
   }
-  bucketAggs.page = { bucket_sort: { size: opts.limit + 1 } };
   const aggs: Json = {
-    events: {
-      terms: { field: 'event_id', size: opts.maxEvents, order: [{ first: 'asc' }, { _key: 'asc' }] },
-      aggs: bucketAggs,
-    },
+    events: { terms: { field: 'event_id', size: opts.limit + 1, order }, aggs: bucketAggs },
   };
   if (opts.withTotal) aggs.total = { cardinality: { field: 'event_id', precision_threshold: CARDINALITY_PRECISION } };
   return { size: 0, track_total_hits: false, query: eventQuery(scope), aggs };

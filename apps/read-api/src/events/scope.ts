@@ -3,7 +3,7 @@ import { errors } from '@guest/http-kit';
 import type { Config } from '@guest/config';
 import type { EventFilterQuery } from './params.ts';
 import type { EventFilters, EventScope } from './query.ts';
-import { todayIn, type DayWindow } from './window.ts';
+import { listWindow, todayIn, type DayFilters, type DayWindow } from './window.ts';
 
 /** Filters of a request, with the cross-field rules checked (400 `validation_error` names the field). */
 export function resolveFilters(
@@ -34,8 +34,33 @@ export function scopeOf(filters: EventFilters, window: DayWindow, today: string,
 }
 
 /**
- * A cursor continues the list it came from: it carries a hash of the filters and window, and is
- * refused (400 on `cursor`) when the next request asks for something else.
+ * The scope of a list (upcoming) as of the instant `now`: today in the request's zone, the window
+ * of days from it, and today's already-ended cut-off at `now`. A list's first page reads it at the
+ * clock; its later pages at the instant carried in their cursor, so that the whole list is one
+ * consistent answer (no event repeated or skipped when an occurrence ends, or local midnight
+ * passes, between two pages). Null when nothing is left of the window.
+ *
+ * Limit: occurrences that leave the index between two pages (the indexer's horizon roll deletes
+ * those that are over and began before the venue's today) are gone for the later pages too: an
+ * event whose card was such an occurrence, and that has a later one past the cursor, would be
+ * listed again. That needs a list continued after midnight and after the roll that followed it.
+ */
+export function listScopeAt(
+  filters: EventFilters,
+  q: DayFilters & Pick<EventFilterQuery, 'timezone'> & { days: number },
+  now: Date,
+  horizonDays: number,
+): EventScope | null {
+  const today = requestToday(now, q);
+  const window = listWindow(q, today, horizonDays);
+  return window ? scopeOf(filters, window, today, now) : null;
+}
+
+/**
+ * A cursor continues the list it came from: it carries a hash of the filters, window and today,
+ * and is refused (400 on `cursor`) when the next request asks for something else. A list read as
+ * of its first page's instant (`listScopeAt`) hashes the scope at that instant, so the clock
+ * moving on (past midnight too) does not make its cursor foreign.
  */
 export function listFingerprint(scope: EventScope, extra: unknown = null): string {
   return createHash('sha256')

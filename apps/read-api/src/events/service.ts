@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { aliasName, type ContentLanguage, type EventOccurrenceDocument } from '@guest/catalog';
+import { errors } from '@guest/http-kit';
 import { textIn, toEventCard } from './card.ts';
 import {
   calendarQuery,
@@ -38,29 +39,69 @@ export async function loadCalendar(
   return strip.map((date) => ({ date, count: counts.get(date) ?? 0 }));
 }
 
+/**
+ * Position after the last card of an upcoming page, and the list it belongs to: `h` its
+ * fingerprint, `n` the instant (epoch ms) and `t` the today its first page was read at.
+ */
 interface UpcomingCursor {
   h: string;
+  n: number;
+  t: string;
   k: number;
   id: number;
 }
 
+function isUpcomingCursor(c: unknown): c is UpcomingCursor {
+  const o = c as Partial<UpcomingCursor> | null;
+  return (
+    typeof o === 'object' &&
+    o !== null &&
+    typeof o.h === 'string' &&
+    typeof o.t === 'string' &&
+    [o.n, o.k, o.id].every((v) => typeof v === 'number' && Number.isSafeInteger(v))
+  );
+}
+
+/**
+ * The upcoming list. `scopeAt` gives the list's scope as of an instant (null: empty window): the
+ * first page reads it at the clock, later pages at the first page's instant from the cursor, so
+ * that a list is one answer however long it takes to page through (spec 4.8, upcoming rules).
+ */
 export async function loadUpcoming(
   app: FastifyInstance,
-  scope: EventScope | null,
+  scopeAt: (now: Date) => EventScope | null,
   opts: { limit: number; cursor?: string | undefined; withTotal: boolean; lang: ContentLanguage },
 ) {
   const empty = { items: [], next_cursor: null, has_more: false, total: opts.withTotal ? 0 : null };
+  let c: UpcomingCursor | undefined;
+  if (opts.cursor) {
+    const decoded = app.cursors.decode<unknown>('events-upcoming', opts.cursor);
+    if (!isUpcomingCursor(decoded)) {
+      throw errors.validation('cursor', 'The cursor is not valid for this list; start again without it.', {
+        reason: 'malformed',
+      });
+    }
+    c = decoded;
+  }
+  const scope = scopeAt(c ? new Date(c.n) : app.runtime.clock.now());
   const h = scope ? listFingerprint(scope, 'upcoming') : 'empty';
   let after: UpcomingAfter | undefined;
-  if (opts.cursor) {
-    const c = app.cursors.decode<UpcomingCursor>('events-upcoming', opts.cursor);
-    checkFingerprint(h, c?.h);
+  if (c) {
+    checkFingerprint(h, c.h);
+    checkFingerprint(scope?.today ?? 'empty', c.t);
     after = { k: c.k, id: c.id };
   }
   if (!scope) return empty;
   const index = eventsIndex(app);
+  const n = scope.now.getTime();
   const cursorOf = (card: EventCardT) =>
-    app.cursors.encode('events-upcoming', { h, k: localStartKey(card.day, card.start_time), id: card.id });
+    app.cursors.encode('events-upcoming', {
+      h,
+      n,
+      t: scope.today,
+      k: localStartKey(card.day, card.start_time),
+      id: card.id,
+    } satisfies UpcomingCursor);
   if (!after) {
     // First page: one collapse query gives the cards directly.
     const res = await app.runtime.search.search<EventOccurrenceDocument>(
@@ -79,14 +120,9 @@ export async function loadUpcoming(
   }
   const res = await app.runtime.search.search(
     index,
-    upcomingQuery(scope, {
-      limit: opts.limit,
-      after,
-      withTotal: opts.withTotal,
-      maxEvents: app.runtime.config.EVENTS_UPCOMING_MAX_EVENTS,
-    }),
+    upcomingQuery(scope, { limit: opts.limit, after, withTotal: opts.withTotal }),
   );
-  const buckets: Array<{ key: number; first: { value: number } }> = res.aggregations?.events?.buckets ?? [];
+  const buckets: Array<{ key: number }> = res.aggregations?.events?.buckets ?? [];
   const hasMore = buckets.length > opts.limit;
   const cards = await nearestCards(
     app,

@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { errorResponses, limitParam, queryBool } from '@guest/http-kit';
 import { EventFilterParams } from '../../../events/params.ts';
 import { UpcomingResponse } from '../../../events/schemas.ts';
-import { requestToday, resolveFilters } from '../../../events/scope.ts';
+import { listScopeAt, resolveFilters } from '../../../events/scope.ts';
 import { loadUpcoming } from '../../../events/service.ts';
-import { listWindow } from '../../../events/window.ts';
+import { checkDayFilters } from '../../../events/window.ts';
 
 /** `days` of the upcoming list and the feed: window from today, ignored with `day` or `day_to`. */
 export function windowDaysParam(def: number, max: number) {
@@ -37,18 +37,22 @@ export default async function upcomingRoute(app: FastifyInstance) {
         description:
           'One card per event, carrying its nearest matching occurrence (rule 1). Order: day, local start time, event ' +
           'id — the same order as the by-day feed (rule 2). Schedules are read up to the 180-day horizon (rule 3). ' +
-          'Days never start before today (in `timezone`); occurrences that have already ended are left out.',
+          'Days never start before today (in `timezone`); occurrences that have already ended are left out. ' +
+          'Paging is by `next_cursor` (keyset, no offsets) and exact for any number of events: every event once. ' +
+          'A list is read as of its first page: later pages keep that instant for today, the window and what has ' +
+          'already ended, so an occurrence ending, or local midnight passing, between two pages neither repeats ' +
+          'nor skips an event. A cursor continues only the list it came from (same filters and window); ' +
+          'otherwise 400 `validation_error` on `cursor`.',
         querystring: Query,
         response: { 200: UpcomingResponse, ...errorResponses(400, 429, 500) },
       },
     },
     async (req) => {
       const q = req.query;
-      const now = app.runtime.clock.now();
-      const today = requestToday(now, q);
+      // Cross-field rules first (400 names the field), whatever the cursor.
       const filters = resolveFilters(q, config);
-      const window = listWindow(q, today, config.EVENTS_HORIZON_DAYS);
-      return loadUpcoming(app, window ? { filters, window, today, now } : null, {
+      checkDayFilters(q);
+      return loadUpcoming(app, (now) => listScopeAt(filters, q, now, config.EVENTS_HORIZON_DAYS), {
         limit: q.limit,
         cursor: q.cursor,
         withTotal: q.with_total,
