@@ -1,7 +1,7 @@
 import { loadConfigOrExit } from '@guest/config';
 import { ensureDatabaseExists, runMigrations } from '@guest/db';
 import { createRuntime } from '@guest/runtime';
-import { createLogger, startOutboxWorker } from '@guest/indexer';
+import { createLogger, startMaintenance, startOutboxWorker } from '@guest/indexer';
 import { loadDemoCatalog } from '../indexer/src/demo/load-demo.ts';
 import { DEMO_ACCOUNT, ensureDemoAccount } from '../apps/write-api/src/transactions/demo-account.ts';
 import { runAll } from '@guest/server/run-all';
@@ -9,8 +9,8 @@ import { ensureStack } from './stack/index.ts';
 
 /**
  * `npm run dev`: one command on a fresh clone. Brings the stack up (or finds it up), migrates,
- * loads the demo catalog (a no-op when it is already there), starts the indexer worker, and
- * serves every app behind one base URL.
+ * loads the demo catalog (a no-op when it is already there), starts the indexer worker with its
+ * maintenance schedules, and serves every app behind one base URL.
  */
 const step = (msg: string) => process.stdout.write(`[dev] ${msg}\n`);
 
@@ -35,10 +35,14 @@ step(
     (demoAccount.created ? ` (created, with ${demoAccount.transactions} transactions)` : ' (already there)'),
 );
 const worker = await startOutboxWorker(indexerRuntime, log);
+// The same schedules as `indexer worker` (horizon roll, idempotency-key purge), or a long dev
+// session would serve events from a window that stopped moving.
+const maintenance = await startMaintenance(indexerRuntime, log);
 
 const { app } = await runAll(config, {
   onClose: async () => {
     await worker.stop();
+    await maintenance.stop();
     await indexerRuntime.close();
   },
 });

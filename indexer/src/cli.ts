@@ -5,14 +5,15 @@ import { parseArgs } from 'node:util';
 import { once } from 'node:events';
 import { loadConfigOrExit } from '@guest/config';
 import { createRuntime, type Runtime } from '@guest/runtime';
-import { createJobs } from '@guest/jobs';
 import { CatalogImportError, importCatalogText } from './import/import-catalog.ts';
+import { CatalogRecordNotFoundError, deleteCatalogRecord, isDeletableEntity } from './delete-record.ts';
 import { reindexAll } from './reindex.ts';
 import { verifyIndex, type IndexDrift } from './verify.ts';
 import { startOutboxWorker } from './worker.ts';
 import { listDeadLetters, replayDeadLetters } from './outbox/dead-letters.ts';
 import { indexerStats } from '@guest/catalog';
 import { rollEventHorizon } from './horizon.ts';
+import { startMaintenance } from './maintenance.ts';
 import { ensureIndices } from './engine/aliases.ts';
 import { demoNdjsonLines, loadDemoCatalog } from './demo/load-demo.ts';
 import { todayIn } from './schedule/expand-schedule.ts';
@@ -22,9 +23,13 @@ import { createLogger } from './deps.ts';
 const USAGE = `indexer <command>
 
   catalog import FILE            validate and import an NDJSON catalog file (all or nothing)
+  catalog delete <listing|event> <external_id>
+                                 delete one listing or event with its child rows; the worker
+                                 removes its documents from the index
   reindex                        rebuild every index into fresh indices, swap aliases atomically
   verify                         compare Postgres with the index; exit 1 on drift
-  worker                         apply catalog changes (outbox) to the index until stopped
+  worker                         apply catalog changes (outbox) to the index until stopped; also runs the
+                                 hourly maintenance (horizon roll, expired Idempotency-Key purge)
   horizon roll                   move the event-occurrence horizon forward now
   stats                          indexer lag, retries and dead letters as JSON
   dead-letters list              changes that failed too often
@@ -95,6 +100,29 @@ async function main(): Promise<number> {
         return 0;
       } catch (err) {
         if (err instanceof CatalogImportError) {
+          process.stderr.write(`${err.message}\n`);
+          return 65;
+        }
+        throw err;
+      }
+    });
+  }
+  if (cmd === 'catalog' && sub === 'delete') {
+    const [entity, externalId, ...extra] = rest;
+    if (!isDeletableEntity(entity) || !externalId || extra.length) {
+      process.stderr.write('usage: indexer catalog delete <listing|event> <external_id>\n');
+      return 64;
+    }
+    return withRuntime(async (rt) => {
+      try {
+        const r = await deleteCatalogRecord(rt.database, entity, externalId);
+        createLogger(rt).info({ deleted: r }, 'catalog record deleted');
+        process.stdout.write(
+          `${JSON.stringify({ deleted: r.entity, external_id: r.externalId, id: r.id, version: r.version })}\n`,
+        );
+        return 0;
+      } catch (err) {
+        if (err instanceof CatalogRecordNotFoundError) {
           process.stderr.write(`${err.message}\n`);
           return 65;
         }
@@ -182,13 +210,8 @@ async function main(): Promise<number> {
     const rt = createRuntime(loadConfigOrExit());
     const log = createLogger(rt);
     const worker = await startOutboxWorker(rt, log);
-    // The horizon roll runs as a pg-boss schedule: one run per hour across all workers.
-    const jobs = createJobs({ connectionString: rt.config.DATABASE_URL, schema: 'pgboss' });
-    await jobs.start([{ name: 'catalog-horizon-roll', retryLimit: 5, retryDelay: 60, retryBackoff: true }]);
-    await jobs.boss.schedule('catalog-horizon-roll', '5 * * * *', {});
-    await jobs.work('catalog-horizon-roll', {}, async () => {
-      await rollEventHorizon(rt, log);
-    });
+    // The horizon roll and the idempotency-key purge: pg-boss schedules, one run per period across all workers.
+    const maintenance = await startMaintenance(rt, log);
     log.info({ prefix: rt.config.INDEX_PREFIX }, 'indexer worker started');
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
@@ -196,7 +219,7 @@ async function main(): Promise<number> {
     });
     log.info('indexer worker stopping');
     await worker.stop();
-    await jobs.stop();
+    await maintenance.stop();
     await rt.close();
     return 0;
   }

@@ -18,6 +18,39 @@ import { startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
 
 const fixture = (name: string) => readFile(path.join(repoRoot, 'test/fixtures/catalog', name), 'utf8');
 
+// Every day, so any day the horizon roll fails to write shows up as a missing occurrence; and it
+// runs past midnight, so there is always one that started yesterday and is still running at 00:30.
+const NIGHT_MARKET = JSON.stringify({
+  type: 'event',
+  external_id: 'E-79',
+  slug: 'kata-night-market',
+  status: 'published',
+  title: { en: 'Kata night market' },
+  description: {},
+  original_lang: 'en',
+  category: 'nightlife',
+  place: 'P-KATA',
+  venue: { name: { en: 'Kata market' }, lat: 7.819, lon: 98.297 },
+  timezone: 'Asia/Bangkok',
+  entry: 'free',
+  price: { amount_minor: 0, currency: 'THB' },
+  audience: 'family',
+  crowd: 'large',
+  event_lang: 'multi',
+  schedule: [
+    {
+      weekly: {
+        days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+        start: '21:00',
+        end: '01:00',
+        from: '2026-11-01',
+        until: '2027-12-31',
+      },
+      except: [],
+    },
+  ],
+});
+
 describe('event occurrences in the index (180-day horizon, venue zone)', () => {
   let t: TestRuntime;
   let events: string;
@@ -42,7 +75,7 @@ describe('event occurrences in the index (180-day horizon, venue zone)', () => {
     await ensureIndices(t.runtime.search, t.config.INDEX_PREFIX);
     await importCatalogText(
       t.runtime.database,
-      (await fixture('small.ndjson')) + (await fixture('events-berlin.ndjson')),
+      (await fixture('small.ndjson')) + (await fixture('events-berlin.ndjson')) + `${NIGHT_MARKET}\n`,
     );
     await drain();
   });
@@ -97,15 +130,49 @@ describe('event occurrences in the index (180-day horizon, venue zone)', () => {
     expect(brunch[1].end_at).toBe('2027-03-28T01:00:00Z');
   });
 
-  it('rule: the daily roll drops past days and adds the days entering the horizon; verify stays at zero drift', async () => {
-    clock.set('2026-11-29T05:00:00Z');
-    const r = await rollEventHorizon(t.runtime, createLogger(t.runtime));
-    await t.runtime.search.refresh(events);
+  it('rule: the roll drops past days and adds every day that entered the horizon since the last roll, however long ago; verify stays at zero drift', async () => {
+    const roll = async () => {
+      const r = await rollEventHorizon(t.runtime, createLogger(t.runtime));
+      await t.runtime.search.refresh(events);
+      return r;
+    };
+    await roll(); // 2026-11-21: the horizon ends on 2027-05-19
+    clock.set('2026-11-29T05:00:00Z'); // eight days without a roll: now it ends on 2027-05-27
+    const r = await roll();
     expect(r.removed).toBeGreaterThan(0);
     expect(await occurrences('kata-night-party')).toEqual([]);
     const yoga = (await occurrences('kata-beach-yoga')).map((o) => o.day);
     expect(yoga[0]).toBe('2026-11-30');
-    expect(yoga.at(-1)).toBe('2027-05-26'); // a Wednesday, last day of the new horizon 2026-11-29 + 179
+    expect(yoga.at(-1)).toBe('2027-05-26'); // a Wednesday; the new horizon is 2026-11-29 + 179
+    const market = (await occurrences('kata-night-market')).map((o) => o.day);
+    expect(market[0]).toBe('2026-11-29');
+    expect(market, 'a day between the two rolls is written').toContain('2027-05-20');
+    expect(market.at(-1)).toBe('2027-05-27');
+    expect(market).toHaveLength(180);
+    // Only the days that entered the window were written, not the whole window again.
+    const entered = await t.runtime.search.count(events, { query: { range: { day: { gte: '2027-05-20' } } } });
+    expect(r.written).toBe(entered);
+    expect((await verifyIndex(t.runtime)).drift).toBe(0);
+  });
+
+  it('rule: an occurrence that started yesterday and is still running after midnight stays until it ends', async () => {
+    clock.set('2026-11-29T17:30:00Z'); // 00:30 on the 30th in Bangkok: the market of the 29th runs until 01:00
+    await rollEventHorizon(t.runtime, createLogger(t.runtime));
+    await t.runtime.search.refresh(events);
+    const [running] = await occurrences('kata-night-market');
+    expect(running).toMatchObject({
+      day: '2026-11-29',
+      start_time: '21:00',
+      end_time: '01:00',
+      ends_next_day: true,
+      end_at: '2026-11-29T18:00:00Z',
+    });
+    expect((await verifyIndex(t.runtime)).drift, 'the projection keeps it too').toBe(0);
+
+    clock.set('2026-11-29T18:30:00Z'); // 01:30: it has ended
+    await rollEventHorizon(t.runtime, createLogger(t.runtime));
+    await t.runtime.search.refresh(events);
+    expect((await occurrences('kata-night-market'))[0].day).toBe('2026-11-30');
     expect((await verifyIndex(t.runtime)).drift).toBe(0);
   });
 

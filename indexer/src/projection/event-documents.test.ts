@@ -112,8 +112,13 @@ describe('projectEventOccurrences (pure)', () => {
     expect(projectEventOccurrences(event('draft'), ctx, new Date('2026-11-21T00:00:00Z'), 180)).toEqual([]);
   });
 
-  it('given "now" after the occurrence day in the venue zone, then it is outside the horizon', () => {
-    expect(projectEventOccurrences(event(), ctx, new Date('2026-11-28T17:30:00Z'), 180)).toEqual([]); // 00:30 on the 29th in Bangkok
+  it('given "now" after midnight while the occurrence that started the day before still runs, then it is kept', () => {
+    const docs = projectEventOccurrences(event(), ctx, new Date('2026-11-28T17:30:00Z'), 180); // 00:30 on the 29th in Bangkok
+    expect(docs.map((o) => o.id)).toEqual(['3:2026-11-28:0']);
+  });
+
+  it('given "now" at its end (03:00 on the 29th in Bangkok), then it is outside the horizon', () => {
+    expect(projectEventOccurrences(event(), ctx, new Date('2026-11-28T20:00:00Z'), 180)).toEqual([]);
   });
 });
 

@@ -53,7 +53,8 @@ export function eventVersion(src: EventSource, ctx: ProjectionContext): number {
 
 /**
  * Pure: an event and its schedule in, one document per occurrence in the horizon out (none when
- * the event is not published). "Today" is the date in the venue's zone at `now`.
+ * the event is not published). "Today" is the date in the venue's zone at `now`; an occurrence
+ * that started the day before and has not ended at `now` is in too.
  */
 export function projectEventOccurrences(
   src: EventSource,
@@ -69,7 +70,7 @@ export function projectEventOccurrences(
   if (!category || !own) return [];
   const version = eventVersion(src, ctx);
   const point = { lat: e.venueLat, lon: e.venueLon };
-  const occurrences = expandSchedule(toSlots(src.schedule), e.timezone, todayIn(e.timezone, now), horizonDays);
+  const occurrences = expandSchedule(toSlots(src.schedule), e.timezone, todayIn(e.timezone, now), horizonDays, now);
   return occurrences.map((o) => ({
     id: occurrenceId(e.id, o.day, o.slot),
     doc: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, expandSchedule, todayIn } from './expand-schedule.ts';
+import { addDays, expandSchedule, todayIn, type ScheduleSlot } from './expand-schedule.ts';
 
 describe('expandSchedule (pure)', () => {
   it('weekly with exceptions: given mon/wed/fri with 2026-12-02 excepted, when expanded from Sat 2026-11-21, then Wednesdays skip only that date', () => {
@@ -115,6 +115,41 @@ describe('expandSchedule (pure)', () => {
     );
     expect(occ.map((o) => o.day)).toEqual(['2027-05-19']);
     expect(addDays('2026-11-21', 179)).toBe('2027-05-19');
+  });
+
+  it('still running: given 22:00–03:00 every day and "now" 00:30 in the zone, then the occurrence of the day before is kept until its end', () => {
+    const nightly: ScheduleSlot[] = [
+      {
+        kind: 'weekly',
+        days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+        from: '2026-11-01',
+        until: '2026-12-31',
+        except: [],
+        start: '22:00',
+        end: '03:00',
+      },
+    ];
+    const at = (iso: string) => expandSchedule(nightly, 'Asia/Bangkok', '2026-11-29', 2, new Date(iso));
+    expect(at('2026-11-28T17:30:00Z').map((o) => o.day)).toEqual(['2026-11-28', '2026-11-29', '2026-11-30']);
+    expect(
+      at('2026-11-28T20:00:00Z').map((o) => o.day),
+      'ended at 03:00',
+    ).toEqual(['2026-11-29', '2026-11-30']);
+    expect(
+      expandSchedule(nightly, 'Asia/Bangkok', '2026-11-29', 2).map((o) => o.day),
+      'without "now", only days from today',
+    ).toEqual(['2026-11-29', '2026-11-30']);
+  });
+
+  it('still running: given a day-time occurrence of the day before, then it is not kept (it ended before midnight)', () => {
+    const occ = expandSchedule(
+      [{ kind: 'once', date: '2026-11-28', start: '10:00', end: '11:00' }],
+      'Asia/Bangkok',
+      '2026-11-29',
+      180,
+      new Date('2026-11-28T17:30:00Z'),
+    );
+    expect(occ).toEqual([]);
   });
 
   it('today is the date in the venue zone: 2026-11-21T20:00Z is already the 22nd in Bangkok but the 21st in Berlin', () => {

@@ -52,24 +52,35 @@ function occurrence(slot: number, day: string, start: string, end: string, zone:
 
 /**
  * Every occurrence whose local start date lies in [today, today + horizonDays), in the event's
- * zone, ordered by start. Weekly entries skip their `except` dates.
+ * zone, ordered by start. Weekly entries skip their `except` dates. Given `now`, an occurrence of
+ * the day before that is still running is kept too: a party from 22:00 to 03:00 is still on at
+ * 01:00, and guests looking for what is on now must find it until it ends.
  */
-export function expandSchedule(slots: ScheduleSlot[], zone: string, today: string, horizonDays: number): Occurrence[] {
+export function expandSchedule(
+  slots: ScheduleSlot[],
+  zone: string,
+  today: string,
+  horizonDays: number,
+  now?: Date,
+): Occurrence[] {
+  // Only an occurrence that started yesterday can still run: none lasts longer than a day.
+  const first = now ? addDays(today, -1) : today;
   const last = addDays(today, horizonDays - 1);
   const out: Occurrence[] = [];
   slots.forEach((s, slot) => {
     if (s.kind === 'once') {
-      if (s.date >= today && s.date <= last) out.push(occurrence(slot, s.date, s.start, s.end, zone));
+      if (s.date >= first && s.date <= last) out.push(occurrence(slot, s.date, s.start, s.end, zone));
       return;
     }
     const except = new Set(s.except);
     const days = new Set(s.days.map((d) => WEEKDAY_NUMBER[d]));
-    const first = s.from > today ? s.from : today;
+    const from = s.from > first ? s.from : first;
     const stop = s.until < last ? s.until : last;
-    for (let d = DateTime.fromISO(first, { zone: 'UTC' }); d.toISODate()! <= stop; d = d.plus({ days: 1 })) {
+    for (let d = DateTime.fromISO(from, { zone: 'UTC' }); d.toISODate()! <= stop; d = d.plus({ days: 1 })) {
       const day = d.toISODate()!;
       if (days.has(d.weekday) && !except.has(day)) out.push(occurrence(slot, day, s.start, s.end, zone));
     }
   });
-  return out.sort((a, b) => (a.startAt < b.startAt ? -1 : a.startAt > b.startAt ? 1 : a.slot - b.slot));
+  const current = now ? out.filter((o) => o.day >= today || Date.parse(o.endAt) > now.getTime()) : out;
+  return current.sort((a, b) => (a.startAt < b.startAt ? -1 : a.startAt > b.startAt ? 1 : a.slot - b.slot));
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Runtime } from '@guest/runtime';
+// @guest/catalog depends on nothing of ours, so this adds no cycle and no dependency on the indexer.
+import { indexerStats } from '@guest/catalog';
 
 const CheckResult = z.object({
   status: z.enum(['ok', 'down']),
@@ -15,28 +17,52 @@ export const HealthResponse = z
     environment: z.string(),
     uptime_s: z.number().int(),
     checks: z.object({ database: CheckResult, cache: CheckResult, search: CheckResult, storage: CheckResult }),
+    indexer: z
+      .object({
+        pending: z.number().int().meta({ description: 'Catalog changes committed but not yet in the search index.' }),
+        lag_s: z
+          .number()
+          .meta({ description: 'Age of the oldest pending change in seconds: how far search is behind.' }),
+        retrying: z
+          .number()
+          .int()
+          .meta({ description: 'Pending changes that failed at least once (retried with backoff).' }),
+        dead: z.number().int().meta({ description: 'Changes that exhausted their attempts and wait for an operator.' }),
+      })
+      .nullable()
+      .meta({
+        description:
+          'Indexer lag and failures, for information: they never change `status` or the HTTP code. ' +
+          'null when they could not be read.',
+      }),
   })
   .meta({ id: 'HealthResponse' });
 
 type Check = () => Promise<void>;
 const CHECK_TIMEOUT_MS = 2000;
 
-async function run(check: Check): Promise<z.infer<typeof CheckResult>> {
-  const started = performance.now();
+async function withTimeout<T>(work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      check(),
-      new Promise((_, reject) => {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
       }),
     ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function run(check: Check): Promise<z.infer<typeof CheckResult>> {
+  const started = performance.now();
+  try {
+    await withTimeout(check());
     return { status: 'ok', latency_ms: Math.round(performance.now() - started) };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return { status: 'down', latency_ms: Math.round(performance.now() - started), error: message.slice(0, 200) };
-  } finally {
-    clearTimeout(timer);
   }
 }
 
@@ -54,7 +80,11 @@ export function healthChecks(runtime: Runtime): Record<'database' | 'cache' | 's
   };
 }
 
-/** DESIGN.md G4d: every dependency is really exercised; 200 when all are up, 503 otherwise. */
+/**
+ * DESIGN.md G4d: every dependency is really exercised; 200 when all are up, 503 otherwise.
+ * `indexer` (lag and failures of the catalog outbox) is shown beside the checks but never decides
+ * the code: search answering from a slightly older projection is not an outage.
+ */
 export function registerHealth(app: FastifyInstance, runtime: Runtime, version: string): void {
   const checks = healthChecks(runtime);
   const startedAt = Date.now();
@@ -70,7 +100,10 @@ export function registerHealth(app: FastifyInstance, runtime: Runtime, version: 
     },
     async (_req, reply) => {
       const names = Object.keys(checks) as Array<keyof typeof checks>;
-      const results = await Promise.all(names.map((n) => run(checks[n])));
+      const [results, indexer] = await Promise.all([
+        Promise.all(names.map((n) => run(checks[n]))),
+        withTimeout(indexerStats(runtime.database)).catch(() => null),
+      ]);
       const byName = Object.fromEntries(names.map((n, i) => [n, results[i]!])) as z.infer<
         typeof HealthResponse
       >['checks'];
@@ -83,6 +116,7 @@ export function registerHealth(app: FastifyInstance, runtime: Runtime, version: 
         environment: runtime.config.APP_ENV,
         uptime_s: Math.floor((Date.now() - startedAt) / 1000),
         checks: byName,
+        indexer,
       });
     },
   );
