@@ -34,7 +34,37 @@ describe('test stand allow-list (spec 5.9)', () => {
       'forbidden',
     );
   });
+
+  it('a refresh refused for the allow-list leaves the session as it was (expiry, last use, address)', async () => {
+    const u = await register(t, { email: `stale-${Date.now()}@team.example` });
+    await ageSession(t, u.tokens.session_id);
+    const before = await sessionRow(t, u.tokens.session_id);
+    await t.sql.query(`update accounts set email = 'moved2@elsewhere.example' where id = $1`, [u.accountId]);
+    expectEnvelope(
+      await http(t.url, 'POST', '/v1/auth/refresh', {
+        body: { refresh_token: u.tokens.refresh_token },
+        headers: { 'user-agent': 'refused-client/1' },
+      }),
+      403,
+      'forbidden',
+    );
+    expect(await sessionRow(t, u.tokens.session_id)).toEqual(before);
+  });
 });
+
+/** Puts the session's expiry one day ahead and its last use 29 days back, so a slide would show. */
+async function ageSession(t: TestApp, sessionId: string) {
+  await t.sql.query(
+    `update sessions set expires_at = now() + interval '1 day', last_used_at = now() - interval '29 days' where id = $1`,
+    [sessionId],
+  );
+}
+async function sessionRow(t: TestApp, sessionId: string) {
+  const { rows } = await t.sql.query('select expires_at, last_used_at, ip, user_agent from sessions where id = $1', [
+    sessionId,
+  ]);
+  return rows[0];
+}
 
 describe('restricted accounts (spec 5.7)', () => {
   let t: TestApp;
@@ -60,6 +90,29 @@ describe('restricted accounts (spec 5.7)', () => {
       403,
       'account_restricted',
     );
+  });
+
+  it('a refresh refused for a login restriction does not extend the session; after the lift it does', async () => {
+    const u = await register(t);
+    await ageSession(t, u.tokens.session_id);
+    const before = await sessionRow(t, u.tokens.session_id);
+    await restrict(u.accountId, 'login');
+    const refresh = () =>
+      http(t.url, 'POST', '/v1/auth/refresh', {
+        body: { refresh_token: u.tokens.refresh_token },
+        headers: { 'user-agent': 'refused-client/1' },
+      });
+    expectEnvelope(await refresh(), 403, 'account_restricted');
+    expect(await sessionRow(t, u.tokens.session_id)).toEqual(before);
+    // What a client sees: the sessions list shows the same expiry as before the refusal.
+    const listed = await http(t.url, 'GET', '/v1/auth/sessions', { token: u.tokens.access_token });
+    expect(Date.parse(listed.body[0].expires_at)).toBe(before.expires_at.getTime());
+
+    await t.sql.query(`update account_restrictions set lifted_at = now() where account_id = $1`, [u.accountId]);
+    expect((await refresh()).status).toBe(200);
+    const after = await sessionRow(t, u.tokens.session_id);
+    expect(after.expires_at.getTime()).toBeGreaterThan(before.expires_at.getTime() + 28 * 86_400_000);
+    expect(after.user_agent).toBe('refused-client/1');
   });
 
   it('other restrictions, expired or lifted ones do not stop sign-in', async () => {

@@ -155,3 +155,40 @@ describe('registration burst and reset burst from one address', () => {
     await waitForMail(t, u.email, /reset your password/i);
   });
 });
+
+describe('registration burst counts every attempt, whatever its outcome', () => {
+  beforeAll(() => fresh());
+
+  const attempt = (over: Record<string, unknown> = {}) =>
+    http(t.url, 'POST', '/v1/auth/register', {
+      body: {
+        first_name: 'A',
+        last_name: 'B',
+        email: uniqueEmail(),
+        password: 'a fine passphrase',
+        accept_terms: true,
+        ...over,
+      },
+    });
+
+  it('probing taken emails and breaking rules from one address soon demands a captcha, even for a taken email', async () => {
+    const taken = 'taken-' + uniqueEmail();
+    await t.sql.query(
+      `insert into accounts (email, password_hash, first_name, last_name, terms_accepted_at) values ($1, 'x', 'T', 'K', now())`,
+      [taken],
+    );
+    // Three attempts within the hour, none of them a registration.
+    expect(expectEnvelope(await attempt({ email: taken }), 409, 'conflict').details.reason).toBe('email_taken');
+    expectEnvelope(await attempt({ accept_terms: false }), 400, 'validation_error');
+    expectEnvelope(await attempt({ password: 'short' }), 400, 'validation_error');
+    // The burst is reached: the 4th attempt needs a captcha, whatever it asks.
+    const probe = expectEnvelope(await attempt({ email: taken }), 403, 'captcha_required');
+    expect(probe.details).toMatchObject({ captcha: 'POST /v1/auth/captcha', reason: 'demanded' });
+    expectEnvelope(await attempt(), 403, 'captcha_required');
+    // A solved captcha lets one attempt through, with its own outcome.
+    expect(
+      expectEnvelope(await attempt({ email: taken, ...(await solvedCaptcha(t)) }), 409, 'conflict').details.reason,
+    ).toBe('email_taken');
+    expect((await attempt(await solvedCaptcha(t))).status).toBe(201);
+  });
+});

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestApp } from '../support/test-app.ts';
 import { http } from '../support/http.ts';
-import { startAuthApp } from './support.ts';
+import { PASSWORD, startAuthApp, uniqueEmail } from './support.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -61,4 +61,35 @@ it('describes every auth and session endpoint with its request, responses and er
   expect(schemas.TokenPairResponse.required).toEqual(
     expect.arrayContaining(['access_token', 'refresh_token', 'expires_in', 'session_id']),
   );
+});
+
+it('202 of password-reset request and delete-request is truly empty, and declared without content', async () => {
+  const doc = (await http(t.url, 'GET', '/v1/openapi.json')).body;
+  for (const path of ['/v1/auth/password-reset/request', '/v1/auth/delete-request']) {
+    const accepted = doc.paths[path].post.responses['202'];
+    expect(accepted, path).toBeDefined();
+    expect(accepted.content, `${path} 202 declares no body`).toBeUndefined();
+  }
+  const email = uniqueEmail('empty');
+  const reg = await http(t.url, 'POST', '/v1/auth/register', {
+    body: { first_name: 'E', last_name: 'B', email, password: PASSWORD, accept_terms: true },
+  });
+  expect(reg.status).toBe(201);
+  const answers = [
+    await fetch(`${t.url}/v1/auth/password-reset/request`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email }),
+    }),
+    await fetch(`${t.url}/v1/auth/delete-request`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${reg.body.access_token}` },
+    }),
+  ];
+  for (const res of answers) {
+    expect(res.status).toBe(202);
+    expect(await res.text()).toBe(''); // not `null`, not `{}`
+    expect(res.headers.get('content-length')).toBe('0');
+    expect(res.headers.get('content-type')).toBeNull();
+  }
 });

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/test-app.ts';
 import { http } from '../support/http.ts';
-import { waitForMail } from '../auth/support.ts';
+import { seedDemoTransactions } from '../../apps/write-api/src/transactions/seed.ts';
+import { login, waitForMail } from '../auth/support.ts';
 import { signedIn, startProfileApp } from './support.ts';
 import { jpegWithGps } from './images.ts';
 
@@ -84,5 +85,39 @@ describe('account deletion erases the profile', () => {
     const other = await http(t.url, 'GET', '/v1/me', { token: keep.token });
     expect(other.body).toMatchObject(profile);
     expect(other.body.avatar_url).not.toBeNull();
+  });
+
+  it('keeps the payments the law requires: transactions survive delete-confirm, tied only to the erased account', async () => {
+    const g = await signedIn(t);
+    const ids = await seedDemoTransactions(t.runtime.database.db, g.accountId);
+    const listed = await http(t.url, 'GET', '/v1/me/transactions', { token: g.token });
+    expect(listed.status).toBe(200);
+    expect(listed.body.items.map((i: { id: string }) => i.id).sort()).toEqual([...ids].sort());
+    const txBefore = await t.sql.query('select * from transactions where account_id = $1 order by id', [g.accountId]);
+
+    expect((await http(t.url, 'POST', '/v1/auth/delete-request', { token: g.token })).status).toBe(202);
+    const { token } = await waitForMail(t, g.email, /deletion/i);
+    expect((await http(t.url, 'POST', '/v1/auth/delete-confirm', { body: { token } })).status).toBe(200);
+
+    // Every transaction row is still there, unchanged, under the same (now anonymous) account id.
+    const txAfter = await t.sql.query('select * from transactions where id = any($1) order by id', [ids]);
+    expect(txAfter.rows).toHaveLength(ids.length);
+    expect(txAfter.rows).toEqual(txBefore.rows);
+    // The person behind that id is gone: no email, name or password, status deleted.
+    const { rows } = await t.sql.query(
+      'select email, password_hash, first_name, last_name, status, deleted_at from accounts where id = $1',
+      [g.accountId],
+    );
+    expect(rows[0]).toMatchObject({
+      email: null,
+      password_hash: null,
+      first_name: '',
+      last_name: '',
+      status: 'deleted',
+    });
+    expect(rows[0].deleted_at).not.toBeNull();
+    // And nobody can reach the records through the API any more.
+    expect((await http(t.url, 'GET', '/v1/me/transactions', { token: g.token })).status).toBe(401);
+    expect((await login(t, g.email, g.password)).status).toBe(401);
   });
 });

@@ -13,7 +13,13 @@ export class ConfigError extends Error {
   }
 }
 
-const SECRETS = ['JWT_SECRET_WRITE', 'JWT_SECRET_READ', 'JWT_SECRET_SOCKET', 'CURSOR_SECRET'] as const;
+const SECRETS = [
+  'JWT_SECRET_WRITE',
+  'JWT_SECRET_READ',
+  'JWT_SECRET_SOCKET',
+  'CURSOR_SECRET',
+  'IDEMPOTENCY_SECRET',
+] as const;
 
 /**
  * Builds the configuration from the environment, the stack file and explicit overrides

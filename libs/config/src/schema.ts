@@ -52,6 +52,8 @@ export const envSchema = z.object({
   JWT_SECRET_READ: secret,
   JWT_SECRET_SOCKET: secret,
   CURSOR_SECRET: secret,
+  /** Encrypts the replies kept for `Idempotency-Key` (they can hold tokens) and keys their request digests. */
+  IDEMPOTENCY_SECRET: secret,
   TOKEN_ISSUER: z.string().default('guest-api'),
   ACCESS_TOKEN_TTL_S: int(900, 30, 86_400),
 
@@ -182,8 +184,6 @@ export const envSchema = z.object({
   // Read API places, categories, amenities and events (spec 4.5, 4.8; DESIGN G4b, G8c).
   /** Radius around `near` for the events filters when `radius_m` is not given. */
   EVENTS_NEAR_RADIUS_DEFAULT_M: int(10_000, 1, 1_000_000),
-  /** Most distinct events the upcoming list orders in one request (engine terms buckets). */
-  EVENTS_UPCOMING_MAX_EVENTS: int(20_000, 100, 60_000),
   /** Next occurrences shown on an event's page. */
   EVENT_PAGE_OCCURRENCES: int(10, 1, 100),
   /** Places in `GET /v1/places/popular`. */

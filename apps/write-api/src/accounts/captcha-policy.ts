@@ -20,6 +20,15 @@ export async function bumpSignal(app: FastifyInstance, signal: Signal, id: strin
   await app.runtime.redis.multi().incr(k).expire(k, windowS, 'NX').exec();
 }
 
+/** Counts one more event and returns the count within the window, this event included (atomic). */
+export async function hitSignal(app: FastifyInstance, signal: Signal, id: string, windowS: number): Promise<number> {
+  const k = key(signal, id);
+  const res = await app.runtime.redis.multi().incr(k).expire(k, windowS, 'NX').exec();
+  const [err, count] = res?.[0] ?? [new Error('redis transaction aborted'), null];
+  if (err) throw err;
+  return Number(count);
+}
+
 export async function clearSignal(app: FastifyInstance, signal: Signal, id: string): Promise<void> {
   await app.runtime.redis.del(key(signal, id));
 }

@@ -114,4 +114,9 @@ export const CaptchaResponse = z
       "Slider puzzle (DESIGN G5d). The answer (`captcha_answer`) is the piece's x offset in pixels; ±4 is tolerated.",
   });
 
+/**
+ * A response without content (spec: "202, empty body"): `z.null()` makes the OpenAPI entry carry
+ * no `content`. Answer with `reply.code(202).send(undefined as never)`, never with `send(null)`,
+ * which is serialized as the JSON text `null` (guarded by test/auth/openapi.test.ts).
+ */
 export const EmptyBody = z.null().meta({ description: 'Empty body.' });
