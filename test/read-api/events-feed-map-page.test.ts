@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '@guest/runtime';
 import { readApi } from '@guest/read-api';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -6,7 +6,8 @@ import { expectEnvelope, http } from '../support/http.ts';
 import { loadCatalog } from '../fixtures/events/load.ts';
 
 // Tuesday 2026-12-01, 17:00 in Bangkok (see events-calendar.test.ts for the catalog's days).
-const clock = fixedClock('2026-12-01T10:00:00Z');
+const NOW = '2026-12-01T10:00:00Z';
+const clock = fixedClock(NOW);
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({ apps: [readApi], clock });
@@ -21,6 +22,19 @@ const get = async (path: string, headers: Record<string, string> = {}) => {
 };
 type Day = { date: string; events: Array<{ slug: string; start_time: string }> };
 const flat = (days: Day[]) => days.flatMap((d) => d.events.map((e) => `${d.date} ${e.start_time} ${e.slug}`));
+type FeedPage = { items: Day[]; next_cursor: string | null; has_more: boolean };
+const feed = async (qs: string) => (await get(`/v1/events/feed${qs}`)) as FeedPage;
+/** The pages of a feed from `cursor` on, following `next_cursor`. */
+const feedFrom = async (qs: string, cursor: string | null) => {
+  const pages: FeedPage[] = [];
+  while (cursor && pages.length < 20) {
+    const page = await feed(`${qs}&cursor=${encodeURIComponent(cursor)}`);
+    expect(page.has_more).toBe(page.next_cursor !== null);
+    pages.push(page);
+    cursor = page.next_cursor;
+  }
+  return pages;
+};
 
 describe('GET /v1/events/feed (by days)', () => {
   it('lists every matching occurrence on its day, grouped per day, in upcoming order', async () => {
@@ -63,6 +77,79 @@ describe('GET /v1/events/feed (by days)', () => {
     expect(flat((await get('/v1/events/feed?days=4&category=theatre&time=evening')).items)).toEqual([
       '2026-12-04 19:00 puppet-show',
     ]);
+  });
+
+  describe('a feed is read as of the instant of its first page', () => {
+    afterEach(() => clock.set(NOW));
+
+    it('a feed started at 23:59 in Bangkok continues at 00:01 (today changed) without a gap, an extra day or a 400', async () => {
+      clock.set('2026-12-03T16:59:00Z'); // 23:59 on Dec 3 in Bangkok
+      const whole = flat((await feed('?days=2')).items);
+      expect(whole).toEqual([
+        '2026-12-03 22:00 full-moon-party',
+        '2026-12-04 06:30 sunrise-yoga',
+        '2026-12-04 10:00 puppet-show',
+        '2026-12-04 19:00 puppet-show',
+      ]);
+      const first = await feed('?days=2&limit=1');
+      expect(flat(first.items)).toEqual(['2026-12-03 22:00 full-moon-party']);
+      clock.set('2026-12-03T17:01:00Z'); // 00:01 on Dec 4
+      const rest = await feedFrom('?days=2&limit=1', first.next_cursor);
+      // The window stays Dec 3-4 of the first page: Dec 5's jazz does not join the feed.
+      expect([...flat(first.items), ...rest.flatMap((p) => flat(p.items))]).toEqual(whole);
+      expect(rest.at(-1)!.has_more).toBe(false);
+      // The cursor still continues its own filters and window only.
+      const c = encodeURIComponent(first.next_cursor!);
+      for (const qs of [`?days=3&limit=1&cursor=${c}`, `?days=2&limit=1&time=morning&cursor=${c}`]) {
+        const e = expectEnvelope(await http(t.url, 'GET', `/v1/events/feed${qs}`), 400, 'validation_error');
+        expect(e.details, qs).toMatchObject({ field: 'cursor', reason: 'foreign' });
+      }
+      // A new feed starts at the clock: today is Dec 4, the party (a Dec 3 occurrence) is gone.
+      expect(flat((await feed('?days=2')).items)).toEqual([
+        '2026-12-04 06:30 sunrise-yoga',
+        '2026-12-04 10:00 puppet-show',
+        '2026-12-04 19:00 puppet-show',
+        '2026-12-05 20:00 jazz-night',
+      ]);
+    });
+
+    it('an occurrence that ends between two pages is still on the later page (no skip)', async () => {
+      clock.set('2026-12-03T23:00:00Z'); // 06:00 on Dec 4 in Bangkok
+      const whole = flat((await feed('?days=1')).items);
+      expect(whole).toEqual([
+        '2026-12-04 06:30 sunrise-yoga',
+        '2026-12-04 10:00 puppet-show',
+        '2026-12-04 19:00 puppet-show',
+      ]);
+      const first = await feed('?days=1&limit=1');
+      // 12:00 on Dec 4: the 10:00 puppet show (until 11:00) has ended.
+      clock.set('2026-12-04T05:00:00Z');
+      const rest = await feedFrom('?days=1&limit=1', first.next_cursor);
+      expect([...flat(first.items), ...rest.flatMap((p) => flat(p.items))]).toEqual(whole);
+      // A new feed starts at the clock again.
+      expect(flat((await feed('?days=1')).items)).toEqual(['2026-12-04 19:00 puppet-show']);
+    });
+
+    it('refuses (400 malformed on cursor) a signed cursor without the instant of its feed, as issued before it was pinned', async () => {
+      const first = await feed('?days=4&limit=3');
+      const pinned = t.app.cursors.decode<Record<string, unknown>>('events-feed', first.next_cursor!);
+      const { n: _n, t: _t, ...old } = pinned;
+      for (const payload of [
+        old, // the format issued before the instant was pinned: { h, after }
+        { ...pinned, after: undefined },
+        { ...pinned, after: (pinned.after as unknown[]).slice(0, 2) },
+        { ...pinned, n: String(pinned.n) },
+        null,
+      ]) {
+        const cursor = encodeURIComponent(t.app.cursors.encode('events-feed', payload));
+        const e = expectEnvelope(
+          await http(t.url, 'GET', `/v1/events/feed?days=4&limit=3&cursor=${cursor}`),
+          400,
+          'validation_error',
+        );
+        expect(e.details, JSON.stringify(payload)).toMatchObject({ field: 'cursor', reason: 'malformed' });
+      }
+    });
   });
 });
 
@@ -199,6 +286,10 @@ describe('OpenAPI', () => {
     ]) {
       expect(doc.components.schemas[id], id).toBeDefined();
     }
+    // The feed documents its paging: read as of its first page, a cursor for its own feed only.
+    const feedDoc = doc.paths['/v1/events/feed'].get;
+    expect(feedDoc.description).toMatch(/read as of its first page/);
+    expect(feedDoc.description).toMatch(/400 `validation_error` on `cursor`/);
     const names = doc.paths['/v1/events/upcoming'].get.parameters.map((p: { name: string }) => p.name);
     for (const n of [
       'day',

@@ -34,16 +34,17 @@ export function scopeOf(filters: EventFilters, window: DayWindow, today: string,
 }
 
 /**
- * The scope of a list (upcoming) as of the instant `now`: today in the request's zone, the window
- * of days from it, and today's already-ended cut-off at `now`. A list's first page reads it at the
- * clock; its later pages at the instant carried in their cursor, so that the whole list is one
- * consistent answer (no event repeated or skipped when an occurrence ends, or local midnight
- * passes, between two pages). Null when nothing is left of the window.
+ * The scope of a list (upcoming, the by-day feed) as of the instant `now`: today in the request's
+ * zone, the window of days from it, and today's already-ended cut-off at `now`. A list's first page
+ * reads it at the clock; its later pages at the instant carried in their cursor, so that the whole
+ * list is one consistent answer (no event or occurrence repeated or skipped when an occurrence
+ * ends, or local midnight passes, between two pages). Null when nothing is left of the window.
  *
  * Limit: occurrences that leave the index between two pages (the indexer's horizon roll deletes
- * those that are over and began before the venue's today) are gone for the later pages too: an
- * event whose card was such an occurrence, and that has a later one past the cursor, would be
- * listed again. That needs a list continued after midnight and after the roll that followed it.
+ * those that are over and began before the venue's today) are gone for the later pages too: in
+ * upcoming, an event whose card was such an occurrence, and that has a later one past the cursor,
+ * would be listed again; in the feed, such an occurrence past the cursor is left out. That needs a
+ * list continued after midnight and after the roll that followed it.
  */
 export function listScopeAt(
   filters: EventFilters,
@@ -67,6 +68,13 @@ export function listFingerprint(scope: EventScope, extra: unknown = null): strin
     .update(JSON.stringify([scope.filters, scope.window, scope.today, extra]))
     .digest('base64url')
     .slice(0, 16);
+}
+
+/** 400 on `cursor` for a signed cursor whose payload is not this list's shape (an older format). */
+export function malformedCursor() {
+  return errors.validation('cursor', 'The cursor is not valid for this list; start again without it.', {
+    reason: 'malformed',
+  });
 }
 
 export function checkFingerprint(expected: string, got: unknown): void {

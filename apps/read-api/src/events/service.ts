@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { aliasName, type ContentLanguage, type EventOccurrenceDocument } from '@guest/catalog';
-import { errors } from '@guest/http-kit';
 import { textIn, toEventCard } from './card.ts';
 import {
   calendarQuery,
@@ -14,7 +13,7 @@ import {
   type EventScope,
   type UpcomingAfter,
 } from './query.ts';
-import { checkFingerprint, listFingerprint } from './scope.ts';
+import { checkFingerprint, listFingerprint, malformedCursor } from './scope.ts';
 import type { EventCardT } from './schemas.ts';
 import { calendarWindow } from './window.ts';
 
@@ -76,11 +75,7 @@ export async function loadUpcoming(
   let c: UpcomingCursor | undefined;
   if (opts.cursor) {
     const decoded = app.cursors.decode<unknown>('events-upcoming', opts.cursor);
-    if (!isUpcomingCursor(decoded)) {
-      throw errors.validation('cursor', 'The cursor is not valid for this list; start again without it.', {
-        reason: 'malformed',
-      });
-    }
+    if (!isUpcomingCursor(decoded)) throw malformedCursor();
     c = decoded;
   }
   const scope = scopeAt(c ? new Date(c.n) : app.runtime.clock.now());
@@ -154,27 +149,59 @@ async function nearestCards(
   });
 }
 
+/**
+ * Position after the last card of a feed page, and the list it belongs to: `h` its fingerprint,
+ * `n` the instant (epoch ms) and `t` the today its first page was read at, `after` the sort values
+ * of the last occurrence (`OCCURRENCE_SORT`: day in epoch ms, start time, event id, start in epoch ms).
+ */
 interface FeedCursor {
   h: string;
-  after: unknown[];
+  n: number;
+  t: string;
+  after: [number, string, number, number];
 }
 
+function isFeedCursor(c: unknown): c is FeedCursor {
+  const o = c as Partial<FeedCursor> | null;
+  if (typeof o !== 'object' || o === null) return false;
+  if (typeof o.h !== 'string' || typeof o.t !== 'string' || !Number.isSafeInteger(o.n)) return false;
+  const a: unknown[] | undefined = o.after;
+  return (
+    Array.isArray(a) &&
+    a.length === 4 &&
+    typeof a[1] === 'string' &&
+    [a[0], a[2], a[3]].every((v) => typeof v === 'number' && Number.isSafeInteger(v))
+  );
+}
+
+/**
+ * The by-day feed, keyset-paged. Like `loadUpcoming`, `scopeAt` gives the list's scope as of an
+ * instant (null: empty window): the first page reads it at the clock, later pages at the first
+ * page's instant from the cursor, so that the feed is one answer however long it takes to page
+ * through — an occurrence ending, or local midnight passing, between two pages neither drops nor
+ * adds one, and the cursor stays valid.
+ */
 export async function loadFeed(
   app: FastifyInstance,
-  scope: EventScope | null,
+  scopeAt: (now: Date) => EventScope | null,
   opts: { limit: number; cursor?: string | undefined; lang: ContentLanguage },
 ) {
-  const h = scope ? listFingerprint(scope, 'feed') : 'empty';
-  let after: unknown[] | undefined;
+  let c: FeedCursor | undefined;
   if (opts.cursor) {
-    const c = app.cursors.decode<FeedCursor>('events-feed', opts.cursor);
-    checkFingerprint(h, c?.h);
-    after = c.after;
+    const decoded = app.cursors.decode<unknown>('events-feed', opts.cursor);
+    if (!isFeedCursor(decoded)) throw malformedCursor();
+    c = decoded;
+  }
+  const scope = scopeAt(c ? new Date(c.n) : app.runtime.clock.now());
+  const h = scope ? listFingerprint(scope, 'feed') : 'empty';
+  if (c) {
+    checkFingerprint(h, c.h);
+    checkFingerprint(scope?.today ?? 'empty', c.t);
   }
   if (!scope) return { items: [], next_cursor: null, has_more: false };
   const res = await app.runtime.search.search<EventOccurrenceDocument>(
     eventsIndex(app),
-    feedQuery(scope, { limit: opts.limit, after }),
+    feedQuery(scope, { limit: opts.limit, after: c?.after }),
   );
   const hasMore = res.hits.length > opts.limit;
   const hits = res.hits.slice(0, opts.limit);
@@ -186,10 +213,19 @@ export async function loadFeed(
     else days.push({ date: card.day, events: [card] });
   }
   const last = hits.at(-1);
+  const n = scope.now.getTime();
   return {
     items: days,
     has_more: hasMore,
-    next_cursor: hasMore && last?.sort ? app.cursors.encode('events-feed', { h, after: last.sort }) : null,
+    next_cursor:
+      hasMore && last?.sort
+        ? app.cursors.encode('events-feed', {
+            h,
+            n,
+            t: scope.today,
+            after: last.sort as FeedCursor['after'],
+          } satisfies FeedCursor)
+        : null,
   };
 }
 

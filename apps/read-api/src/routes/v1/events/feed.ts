@@ -3,9 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses, limitParam } from '@guest/http-kit';
 import { EventFilterParams } from '../../../events/params.ts';
 import { EventFeedResponse } from '../../../events/schemas.ts';
-import { requestToday, resolveFilters } from '../../../events/scope.ts';
+import { listScopeAt, resolveFilters } from '../../../events/scope.ts';
 import { loadFeed } from '../../../events/service.ts';
-import { listWindow } from '../../../events/window.ts';
+import { checkDayFilters } from '../../../events/window.ts';
 import { windowDaysParam } from './upcoming.ts';
 
 export default async function feedRoute(app: FastifyInstance) {
@@ -24,19 +24,23 @@ export default async function feedRoute(app: FastifyInstance) {
         summary: 'By-day feed: every matching occurrence on its day, grouped per day',
         description:
           'Same filters and window as `/v1/events/upcoming`, but an event appears on every day it takes place. ' +
-          'Order inside and across days: day, local start time, event id. A day cut by the page size continues ' +
-          'as the first group of the next page.',
+          'Order inside and across days: day, local start time, event id. Days never start before today (in ' +
+          '`timezone`); occurrences that have already ended are left out. Paging is by `next_cursor` (keyset, no ' +
+          'offsets): every occurrence once. A day cut by the page size continues as the first group of the next ' +
+          'page. A feed is read as of its first page: later pages keep that instant for today, the window and what ' +
+          'has already ended, so an occurrence ending, or local midnight passing, between two pages neither drops ' +
+          'nor repeats an occurrence. A cursor continues only the feed it came from (same filters and window); ' +
+          'otherwise 400 `validation_error` on `cursor`.',
         querystring: Query,
         response: { 200: EventFeedResponse, ...errorResponses(400, 429, 500) },
       },
     },
     async (req) => {
       const q = req.query;
-      const now = app.runtime.clock.now();
-      const today = requestToday(now, q);
+      // Cross-field rules first (400 names the field), whatever the cursor.
       const filters = resolveFilters(q, config);
-      const window = listWindow(q, today, config.EVENTS_HORIZON_DAYS);
-      return loadFeed(app, window ? { filters, window, today, now } : null, {
+      checkDayFilters(q);
+      return loadFeed(app, (now) => listScopeAt(filters, q, now, config.EVENTS_HORIZON_DAYS), {
         limit: q.limit,
         cursor: q.cursor,
         lang: req.lang,
