@@ -213,13 +213,33 @@ describe('buildTextQuery: q by words, all languages at once', () => {
         zero_terms_query: 'all',
       },
     });
+    const inPlaceNames = (w: string) => [
+      { wildcard: { 'place_names.th': { value: `*${w}*` } } },
+      { wildcard: { 'place_names.zh-Hans': { value: `*${w}*` } } },
+    ];
     expect(wordClause('กรุงเทพ')).toEqual({
-      bool: { should: [match('กรุงเทพ'), { prefix: { text_all: { value: 'กรุงเทพ' } } }], minimum_should_match: 1 },
+      bool: {
+        should: [match('กรุงเทพ'), { prefix: { text_all: { value: 'กรุงเทพ' } } }, ...inPlaceNames('กรุงเทพ')],
+        minimum_should_match: 1,
+      },
     });
     expect(wordClause('普吉')).toEqual({
-      bool: { should: [match('普吉'), { prefix: { text_all: { value: '普吉' } } }], minimum_should_match: 1 },
+      bool: {
+        should: [match('普吉'), { prefix: { text_all: { value: '普吉' } } }, ...inPlaceNames('普吉')],
+        minimum_should_match: 1,
+      },
     });
     expect(wordClause('Bangkok')).toEqual(match('Bangkok'));
+  });
+
+  it('a Thai word of four letters or more, or two Han characters, is also looked for inside place names', () => {
+    // สมุย (Samui) is inside the one dictionary word เกาะสมุย (Koh Samui).
+    expect(JSON.stringify(wordClause('สมุย'))).toContain('*สมุย*');
+    // One syllable (ป่า, forest) or one character (岛, island) would be inside too many names.
+    expect(JSON.stringify(wordClause('ป่า'))).not.toContain('wildcard');
+    expect(JSON.stringify(wordClause('岛'))).not.toContain('wildcard');
+    // Wildcard characters of the query are not the client's to use.
+    expect(JSON.stringify(wordClause('สมุย*?'))).toContain('"*สมุย*"');
   });
 
   it('only punctuation is no text query', () => {

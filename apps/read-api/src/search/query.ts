@@ -64,6 +64,9 @@ export function buildTextQuery(q: string): Dsl | null {
 /** Thai and Chinese are segmented by a dictionary: a short form may be the start of one longer word. */
 const UNSPACED_SCRIPT = /[\p{Script=Thai}\p{Script=Han}]/u;
 
+/** Place-name fields of the unspaced scripts, searched for a word inside a longer name. */
+const INFIX_PLACE_FIELDS = ['place_names.th', 'place_names.zh-Hans'] as const;
+
 /** One word of `q`: in some field, any language, a small typo forgiven. */
 export function wordClause(w: string): Dsl {
   const match: Dsl = {
@@ -81,7 +84,17 @@ export function wordClause(w: string): Dsl {
   };
   if (!UNSPACED_SCRIPT.test(w)) return match;
   // e.g. กรุงเทพ (Bangkok) is the start of the single word กรุงเทพมหานคร.
-  return { bool: { should: [match, { prefix: { text_all: { value: w } } }], minimum_should_match: 1 } };
+  const should: Dsl[] = [match, { prefix: { text_all: { value: w } } }];
+  // A place name is often one dictionary word with its generic part in front: สมุย (Samui) inside
+  // เกาะสมุย (Koh Samui). Place-name fields hold a few hundred distinct words, so a word inside
+  // one of them is cheap to look for there (never in titles or descriptions, where it would be
+  // slow and noisy). Shorter runs than two Han characters or four Thai letters (about one
+  // syllable) would be found inside too many names.
+  const bare = w.replace(/[*?\\]/g, '');
+  if ([...bare].length >= (/\p{Script=Han}/u.test(bare) ? 2 : 4)) {
+    for (const field of INFIX_PLACE_FIELDS) should.push({ wildcard: { [field]: { value: `*${bare}*` } } });
+  }
+  return { bool: { should, minimum_should_match: 1 } };
 }
 
 function term(field: string, value: unknown): Dsl {
