@@ -82,7 +82,7 @@ try {
   ]);
 
   // 1. Full reindex through the real code path.
-  await ensureIndices(rt.search, config.INDEX_PREFIX);
+  await ensureIndices(rt.search, config.INDEX_PREFIX, config.INDEX_REPLICAS);
   const re = await reindexAll(rt, log, { progress: true, absorbOutbox: true, oldIndexGraceMs: 0 });
   const reDocs = re.documents.listings + re.documents.places + re.documents.events;
   rows.push([
@@ -96,7 +96,7 @@ try {
   const stamp = Date.now();
   for (const kind of INDEX_KINDS) {
     raw[kind] = `${config.INDEX_PREFIX}-raw-${kind}-${stamp}`;
-    await rt.search.createIndex(raw[kind]!, indexBody(kind));
+    await rt.search.createIndex(raw[kind]!, indexBody(kind, config.INDEX_REPLICAS));
     await rt.search.putIndexSettings(raw[kind]!, { index: { refresh_interval: '-1' } });
   }
   const ops: BulkOp[] = [];

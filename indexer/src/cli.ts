@@ -157,7 +157,7 @@ async function main(): Promise<number> {
   }
   if (cmd === 'horizon' && sub === 'roll') {
     return withRuntime(async (rt) => {
-      await ensureIndices(rt.search, rt.config.INDEX_PREFIX);
+      await ensureIndices(rt.search, rt.config.INDEX_PREFIX, rt.config.INDEX_REPLICAS);
       process.stdout.write(`${JSON.stringify(await rollEventHorizon(rt, createLogger(rt)))}\n`);
       return 0;
     });

@@ -50,7 +50,7 @@ export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions 
   );
   const totalRows = ctx.places.size + Number(counts!.listings) + Number(counts!.events);
 
-  const next = await createConcreteIndices(rt.search, prefix);
+  const next = await createConcreteIndices(rt.search, prefix, rt.config.INDEX_REPLICAS);
   log.info({ indices: next, startOutboxId }, 'reindex started');
   // No refreshes while loading: nobody reads these indices before the swap.
   for (const kind of INDEX_KINDS) await rt.search.putIndexSettings(next[kind], { index: { refresh_interval: '-1' } });

@@ -18,7 +18,7 @@ export interface OutboxWorker {
  * whose retry delay has passed. Any number of workers may run: rows are claimed SKIP LOCKED.
  */
 export async function startOutboxWorker(rt: Runtime, log: Logger): Promise<OutboxWorker> {
-  await ensureIndices(rt.search, rt.config.INDEX_PREFIX);
+  await ensureIndices(rt.search, rt.config.INDEX_PREFIX, rt.config.INDEX_REPLICAS);
   const deps = applyDeps(rt);
   const opts = drainOptions(rt);
   const totals = { applied: 0, failed: 0, dead: 0, documents: 0 };

@@ -38,7 +38,7 @@ describe('deleting catalog records (`indexer catalog delete <listing|event> <ext
 
   beforeAll(async () => {
     t = await startTestRuntime();
-    await ensureIndices(t.runtime.search, t.config.INDEX_PREFIX);
+    await ensureIndices(t.runtime.search, t.config.INDEX_PREFIX, t.config.INDEX_REPLICAS);
     // The CLI runs on the real clock: the weekly yoga must have occurrences whatever today is.
     const text = (await readFile(path.join(repoRoot, 'test/fixtures/catalog/small.ndjson'), 'utf8')).replace(
       '"from":"2026-11-01","until":"2027-06-30"',

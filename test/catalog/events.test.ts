@@ -72,7 +72,7 @@ describe('event occurrences in the index (180-day horizon, venue zone)', () => {
   beforeAll(async () => {
     t = await startTestRuntime({ clock });
     events = aliasName(t.config.INDEX_PREFIX, 'events');
-    await ensureIndices(t.runtime.search, t.config.INDEX_PREFIX);
+    await ensureIndices(t.runtime.search, t.config.INDEX_PREFIX, t.config.INDEX_REPLICAS);
     await importCatalogText(
       t.runtime.database,
       (await fixture('small.ndjson')) + (await fixture('events-berlin.ndjson')) + `${NIGHT_MARKET}\n`,

@@ -49,7 +49,7 @@ describe('projection into OpenSearch: import → searchable, update, unpublish, 
   beforeAll(async () => {
     t = await startTestRuntime({ clock, config: { INDEXER_RETRY_BASE_MS: 0 } });
     listings = aliasName(t.config.INDEX_PREFIX, 'listings');
-    await ensureIndices(t.runtime.search, t.config.INDEX_PREFIX);
+    await ensureIndices(t.runtime.search, t.config.INDEX_PREFIX, t.config.INDEX_REPLICAS);
     await importText(await fixture('small.ndjson'));
   });
   afterAll(async () => {

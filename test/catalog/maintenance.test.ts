@@ -39,7 +39,7 @@ describe('maintenance jobs of the worker (pg-boss schedules shared by `indexer w
 
   beforeAll(async () => {
     t = await startTestRuntime({ clock });
-    await ensureIndices(t.runtime.search, t.config.INDEX_PREFIX);
+    await ensureIndices(t.runtime.search, t.config.INDEX_PREFIX, t.config.INDEX_REPLICAS);
     m = await startMaintenance(t.runtime, createLogger(t.runtime));
   });
   afterAll(async () => {

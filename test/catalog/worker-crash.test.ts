@@ -34,7 +34,7 @@ describe('outbox worker: crash in the middle of a batch, several workers at once
   beforeAll(async () => {
     // The child worker runs on the system clock, so this runtime does too (same horizon).
     t = await startTestRuntime({ config: { INDEXER_BATCH_SIZE: 40, INDEXER_POLL_MS: 100 } });
-    await ensureIndices(t.runtime.search, t.config.INDEX_PREFIX);
+    await ensureIndices(t.runtime.search, t.config.INDEX_PREFIX, t.config.INDEX_REPLICAS);
     const parsed = parseCatalogNdjson(demoNdjsonLines({ listings: 800, events: 30, seed: 3, today: '2026-11-21' }));
     await importCatalogRecords(t.runtime.database, parsed.records);
   });

@@ -64,6 +64,10 @@ export async function startTestApp(opts: TestAppOptions): Promise<TestApp> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const sql = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  // pool.end() resolves before its idle connections have closed, and close() then drops the
+  // database WITH (FORCE): such a connection gets 57P01, which an 'error' listener must take, or
+  // it becomes an uncaught exception that fails the whole run.
+  sql.on('error', () => {});
   return {
     url: `http://127.0.0.1:${port}`,
     app,
@@ -79,6 +83,11 @@ export async function startTestApp(opts: TestAppOptions): Promise<TestApp> {
       } catch {
         // a test that points the app at an unreachable Redis has nothing to clean up there
       }
+      // Its indices too (as startTestRuntime does): left behind, every restart of the stack's
+      // OpenSearch (the 3-node resilience suite) would recover them all again.
+      await runtime.search.raw.indices
+        .delete({ index: `${config.INDEX_PREFIX}-*`, ignore_unavailable: true } as never)
+        .catch(() => {});
       await runtime.close();
       await sql.end();
       await dropDatabase(base.DATABASE_URL, dbName);

@@ -57,7 +57,7 @@ export async function loadDemoCatalog(
   imp.done();
   log.info({ demo, import: stats }, 'demo catalog imported');
 
-  await ensureIndices(rt.search, rt.config.INDEX_PREFIX);
+  await ensureIndices(rt.search, rt.config.INDEX_PREFIX, rt.config.INDEX_REPLICAS);
   const indexed = await rt.search.count(aliasName(rt.config.INDEX_PREFIX, 'listings'), { query: { match_all: {} } });
   if (stats.outboxRows === 0 && indexed > 0) {
     log.info({ indexed }, 'demo catalog unchanged and indexed: no rebuild');

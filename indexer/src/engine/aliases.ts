@@ -11,19 +11,21 @@ function nextStamp(): number {
   return lastStamp;
 }
 
-export async function createConcreteIndices(search: SearchEngine, prefix: string): Promise<IndexSet> {
+/** Fresh versioned indices of every kind, `replicas` replica copies each (INDEX_REPLICAS). */
+export async function createConcreteIndices(search: SearchEngine, prefix: string, replicas: number): Promise<IndexSet> {
   const stamp = nextStamp();
   const set = {} as IndexSet;
   for (const kind of INDEX_KINDS) set[kind] = concreteIndexName(prefix, kind, stamp);
-  await Promise.all(INDEX_KINDS.map((kind) => search.createIndex(set[kind], indexBody(kind))));
+  await Promise.all(INDEX_KINDS.map((kind) => search.createIndex(set[kind], indexBody(kind, replicas))));
   return set;
 }
 
 /**
  * Makes sure every alias exists (an empty index behind it on first start), so the worker and
- * the read API can always address `<prefix>-listings` etc.
+ * the read API can always address `<prefix>-listings` etc. New indices get `replicas` replica
+ * copies (INDEX_REPLICAS); indices that exist already keep theirs.
  */
-export async function ensureIndices(search: SearchEngine, prefix: string): Promise<void> {
+export async function ensureIndices(search: SearchEngine, prefix: string, replicas: number): Promise<void> {
   const missing: IndexKind[] = [];
   for (const kind of INDEX_KINDS) {
     if (!(await search.getAlias(aliasName(prefix, kind))).length) missing.push(kind);
@@ -33,7 +35,7 @@ export async function ensureIndices(search: SearchEngine, prefix: string): Promi
   const actions = [];
   for (const kind of missing) {
     const index = concreteIndexName(prefix, kind, stamp);
-    await search.createIndex(index, indexBody(kind));
+    await search.createIndex(index, indexBody(kind, replicas));
     actions.push({ add: { index, alias: aliasName(prefix, kind), is_write_index: true } });
   }
   try {

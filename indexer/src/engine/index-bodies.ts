@@ -17,9 +17,14 @@ function expandTexts(node: unknown, texts: unknown): unknown {
   return node;
 }
 
-/** The create-index body (settings + mappings) of one index kind, from mappings/*.json. */
-export function indexBody(kind: IndexKind): Record<string, unknown> {
+/**
+ * The create-index body (settings + mappings) of one index kind, from mappings/*.json, with
+ * `replicas` replica copies of each shard (INDEX_REPLICAS: a deployment setting, so not in the JSON).
+ */
+export function indexBody(kind: IndexKind, replicas: number): Record<string, unknown> {
   const texts = readJson('texts.json');
   delete texts._comment;
-  return { settings: readJson('settings.json'), mappings: expandTexts(readJson(`${kind}.json`), texts) };
+  const settings = readJson('settings.json') as { index: Record<string, unknown> };
+  settings.index = { ...settings.index, number_of_replicas: replicas };
+  return { settings, mappings: expandTexts(readJson(`${kind}.json`), texts) };
 }

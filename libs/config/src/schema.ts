@@ -42,6 +42,12 @@ export const envSchema = z.object({
     .string()
     .regex(/^[a-z0-9_-]+$/, 'lowercase letters, digits, - and _ only')
     .default('guest'),
+  /**
+   * Replica copies of every index shard, set when an index is created (first start of the worker,
+   * every `indexer reindex`). 0 for one node; at least 1 on a cluster, so that losing a node loses
+   * no shard. Green needs more nodes than this; existing indices change at the next reindex.
+   */
+  INDEX_REPLICAS: int(0, 0, 20),
 
   STORAGE_DIR: z.string().default('.data/files'),
   MAILBOX_DIR: z.string().default('.data/mailbox'),

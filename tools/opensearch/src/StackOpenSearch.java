@@ -47,6 +47,11 @@ public final class StackOpenSearch {
         }
 
         final OpenSearchRunner runner = new OpenSearchRunner();
+        // The runner otherwise scans for a free HTTP port by connecting to baseHttpPort+N.. up to
+        // 9299 and refuses any port above it (OPENSEARCH_PORT=9500 failed with "The http port
+        // 9500 is unavailable"). Ports are fixed by http.port below and checked free by the
+        // stack script before it starts the JVM: -1 turns the scan off.
+        runner.setMaxHttpPort(-1);
         runner.onBuild((id, s) -> {
             s.put("node.name", "node-" + id);
             s.put("network.host", "127.0.0.1");

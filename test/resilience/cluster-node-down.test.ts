@@ -1,0 +1,246 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aliasName } from '@guest/catalog';
+import { importCatalogText, startOutboxWorker, type OutboxWorker } from '@guest/indexer';
+import { readApi } from '@guest/read-api';
+import { ensureStack, runningCluster, startNode, stopNode } from '../../scripts/stack/index.ts';
+import { http } from '../support/http.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { allPages, FIXTURES, loadCatalog, search } from '../read-api/search/support.ts';
+
+/**
+ * Index replicas on a 3-node cluster (INDEX_REPLICAS=1): a data node stops, and search, counts,
+ * /health and the indexer worker go on; it starts again and the cluster is green once more.
+ *
+ * The stack's OpenSearch is restarted with 3 nodes (one JVM), and restarted with the node count
+ * it had before at the end, so it runs alone and last (vitest.resilience.config.ts, scripts/test.ts).
+ *
+ * The app talks to one node (OPENSEARCH_URL, the first); it stays up, since the client knows no
+ * other node. An index template keeps every shard copy of this suite's indices off that node, so
+ * each index has its primary on one of the two other nodes and its replica on the other: the node
+ * stopped is the one holding the listings primary, whose replica must take over; the copies it
+ * held cannot be placed anywhere else, so the cluster stays yellow until it is back.
+ */
+const NODES = 3;
+const TEMPLATE_SUFFIX = 'keep-off-app-node';
+let found: number | undefined; // node count of the stack's cluster before this suite
+let t: TestApp;
+let worker: OutboxWorker | undefined;
+let prefix: string;
+let appNode: string; // name of the node the app talks to
+let victim: { name: string; n: number } | undefined;
+let stopped = false;
+
+const engine = () => t.runtime.search.raw;
+const elapsed = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)}s`;
+const log = (m: string) => console.info(`[cluster-node-down] ${m}`);
+
+interface ShardRow {
+  index: string;
+  prirep: 'p' | 'r';
+  state: string;
+  node: string | null;
+}
+
+async function shards(): Promise<ShardRow[]> {
+  const res = await engine().cat.shards({
+    index: `${prefix}-*`,
+    format: 'json',
+    h: ['index', 'prirep', 'state', 'node'],
+  });
+  return res.body as unknown as ShardRow[];
+}
+
+/** Cluster health of this suite's indices once `status` (or better) is reached; fails after `seconds`. */
+async function waitForStatus(status: 'green' | 'yellow', seconds = 120) {
+  const timeout = `${seconds}s`;
+  const res = await engine().cluster.health(
+    { index: `${prefix}-*`, wait_for_status: status, timeout },
+    // the engine's client gives up after 10 s and retries: this request may wait longer, once
+    { ignore: [408], requestTimeout: (seconds + 10) * 1000, maxRetries: 0 },
+  );
+  const body = res.body as { status: string; timed_out: boolean; unassigned_shards: number };
+  if (body.timed_out) throw new Error(`indices ${prefix}-* not ${status} within ${timeout}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+const en = { lang: 'en' };
+/** What a client sees: the whole feed (price order, every page), a text query, two counts. */
+async function snapshot() {
+  const feed = await allPages(t, { ...en, sort: 'price_asc', limit: 4 });
+  const kata = await search(t, 'listings', { ...en, q: 'Kata' });
+  const all = await search(t, 'count', en);
+  const kataCount = await search(t, 'count', { ...en, q: 'Kata' });
+  for (const r of [kata, all, kataCount]) expect(r.status, r.text).toBe(200);
+  return { feed, kata: kata.body.items, count: all.body.count, kataCount: kataCount.body.count };
+}
+
+beforeAll(async () => {
+  if (process.env.OPENSEARCH_URL) {
+    throw new Error(
+      'this suite restarts the OpenSearch that `npm run stack:up` started; it cannot run against OPENSEARCH_URL',
+    );
+  }
+  const before = runningCluster();
+  if (!before) {
+    throw new Error(
+      'no OpenSearch started by the stack script runs: `npm run stack:up` first (this suite puts it back as found)',
+    );
+  }
+  found = before.nodes;
+  const t0 = performance.now();
+  await ensureStack({ nodes: NODES, quiet: true });
+  log(`OpenSearch restarted from ${found} to ${NODES} node(s), healthy, in ${elapsed(t0)}`);
+
+  t = await startTestApp({ apps: [readApi], config: { INDEX_REPLICAS: 1 } });
+  prefix = t.config.INDEX_PREFIX;
+  const local = await engine().nodes.info({ node_id: '_local', metric: 'settings' } as never);
+  appNode = Object.values((local.body as { nodes: Record<string, { name: string }> }).nodes)[0]!.name;
+  await engine().indices.putIndexTemplate({
+    name: `${prefix}-${TEMPLATE_SUFFIX}`,
+    body: {
+      index_patterns: [`${prefix}-*`],
+      template: { settings: { 'index.routing.allocation.exclude._name': appNode } },
+    },
+  } as never);
+  await loadCatalog(t, 'catalog.ndjson');
+  await waitForStatus('green');
+  worker = await startOutboxWorker(t.runtime, pino({ level: 'silent' }));
+});
+
+afterAll(async () => {
+  await worker?.stop();
+  if (stopped && victim) await startNode(victim.n, { quiet: true }).catch(() => {});
+  if (t) {
+    await engine()
+      .indices.delete({ index: `${prefix}-*`, ignore_unavailable: true } as never)
+      .catch(() => {});
+    await engine()
+      .indices.deleteIndexTemplate({ name: `${prefix}-${TEMPLATE_SUFFIX}` } as never)
+      .catch(() => {});
+    await t.close();
+  }
+  if (found !== undefined) {
+    const t0 = performance.now();
+    await ensureStack({ nodes: found, quiet: true });
+    log(`OpenSearch put back to ${found} node(s) in ${elapsed(t0)}`);
+  }
+});
+
+describe(`a ${NODES}-node cluster with INDEX_REPLICAS=1 loses a data node`, () => {
+  let baseline: Awaited<ReturnType<typeof snapshot>>;
+
+  it('rule: every index is created with INDEX_REPLICAS replicas: a primary and a replica, on two different nodes', async () => {
+    const settings = await engine().indices.getSettings({ index: `${prefix}-*`, name: 'index.number_of_replicas' });
+    const replicas = Object.values(
+      settings.body as Record<string, { settings: { index: { number_of_replicas: string } } }>,
+    );
+    expect(replicas.map((s) => s.settings.index.number_of_replicas)).toEqual(['1', '1', '1']);
+    const rows = await shards();
+    expect(rows).toHaveLength(6);
+    for (const index of new Set(rows.map((r) => r.index))) {
+      const copies = rows.filter((r) => r.index === index);
+      expect(copies.map((r) => r.prirep).sort(), index).toEqual(['p', 'r']);
+      expect(
+        copies.every((r) => r.state === 'STARTED'),
+        index,
+      ).toBe(true);
+      expect(new Set(copies.map((r) => r.node)).size, `${index}: copies on two nodes`).toBe(2);
+      expect(
+        copies.map((r) => r.node),
+        `${index}: none on the app's node`,
+      ).not.toContain(appNode);
+    }
+    baseline = await snapshot();
+    expect(baseline.feed).toHaveLength(15);
+    expect(baseline.count).toBe(15);
+    expect(baseline.kata.length).toBeGreaterThan(0);
+  });
+
+  it('rule: with the node holding the listings primary stopped, search and counts answer the same and /health is 200 (yellow is not down)', async () => {
+    const listings = (await shards()).find(
+      (r) => r.index.startsWith(`${aliasName(prefix, 'listings')}-v`) && r.prirep === 'p',
+    );
+    const name = listings!.node!;
+    const n = Number(/^node-(\d+)$/.exec(name)?.[1]);
+    expect(Number.isInteger(n), `node name ${name}`).toBe(true);
+    expect(name).not.toBe(appNode);
+    victim = { name, n };
+
+    const t0 = performance.now();
+    await stopNode(n, { quiet: true });
+    stopped = true;
+    log(`stopped ${name} (holding the listings primary) in ${elapsed(t0)}`);
+
+    const cluster = await waitForStatus('yellow');
+    expect(cluster.status, 'its copies have nowhere else to go: yellow until it is back').toBe('yellow');
+    expect(cluster.unassigned_shards).toBe(3);
+    const after = await shards();
+    const promoted = after.find((r) => r.index === listings!.index && r.prirep === 'p');
+    expect(promoted?.state).toBe('STARTED');
+    expect(promoted?.node, 'the replica on the other node is now the primary').not.toBe(name);
+
+    // Every answer, several times over (nothing routed to a copy that is gone).
+    for (let i = 0; i < 3; i++) expect(await snapshot()).toEqual(baseline);
+
+    const health = await http(t.url, 'GET', '/health');
+    expect(health.status, health.text).toBe(200);
+    expect(health.body.status).toBe('ok');
+    expect(health.body.checks.search.status).toBe('ok');
+  });
+
+  it('rule: while the node is down, the indexer worker writes a catalog change and search shows it', async () => {
+    const line = (await readFile(path.join(FIXTURES, 'catalog.ndjson'), 'utf8'))
+      .split('\n')
+      .find((l) => l.includes('"external_id":"S1"'))!;
+    const changed = line.replace('"en":"Kata sea-view villa"', '"en":"Kata lighthouse villa"');
+    expect(changed).not.toBe(line);
+    const t0 = performance.now();
+    await importCatalogText(t.runtime.database, `${changed}\n`);
+
+    const deadline = Date.now() + 30_000;
+    let count = 0;
+    while (Date.now() < deadline) {
+      const res = await search(t, 'count', { ...en, q: 'lighthouse' });
+      expect(res.status, res.text).toBe(200);
+      count = res.body.count;
+      if (count === 1) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(count, 'the change is searchable').toBe(1);
+    log(`change visible through the API in ${elapsed(t0)} with ${victim!.name} down`);
+    const feed = await search(t, 'listings', { ...en, q: 'lighthouse' });
+    expect(feed.body.items.map((i: { title: string }) => i.title)).toEqual(['Kata lighthouse villa']);
+    expect(worker!.totals.failed + worker!.totals.dead).toBe(0);
+    expect((await search(t, 'count', en)).body.count).toBe(15);
+  });
+
+  it('rule: the node starts again, its copies catch up (the change included) and the cluster is green', async () => {
+    const t0 = performance.now();
+    await startNode(victim!.n, { quiet: true });
+    stopped = false;
+    const cluster = await waitForStatus('green');
+    log(`started ${victim!.name} again; indices green in ${elapsed(t0)}`);
+    expect(cluster.unassigned_shards).toBe(0);
+    const whole = (await engine().cluster.health()).body as { status: string; number_of_nodes: number };
+    expect(whole).toMatchObject({ status: 'green', number_of_nodes: NODES });
+
+    const rows = await shards();
+    expect(rows.filter((r) => r.state === 'STARTED')).toHaveLength(6);
+    expect(rows.filter((r) => r.node === victim!.name).length, 'copies back on the restarted node').toBeGreaterThan(0);
+    // The restarted node's own copy of the listings index holds the change made while it was away.
+    const onVictim = await engine().search({
+      index: aliasName(prefix, 'listings'),
+      preference: `_only_nodes:${victim!.name}`,
+      body: { query: { match: { 'title.en': 'lighthouse' } } },
+    } as never);
+    expect((onVictim.body as { hits: { total: { value: number } } }).hits.total.value).toBe(1);
+
+    const health = await http(t.url, 'GET', '/health');
+    expect(health.status, health.text).toBe(200);
+    expect(health.body.checks.search.status).toBe('ok');
+    expect((await search(t, 'count', en)).body.count).toBe(15);
+  });
+});
