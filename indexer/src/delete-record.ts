@@ -1,5 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { schema, type Database } from '@guest/db';
+import { inTransaction } from '@guest/jobs';
+import { signalCatalogChanges } from './outbox/signal.ts';
 
 /** What `catalog delete` removes. Places are not here: listings and events hang on them. */
 export const DELETABLE_ENTITIES = ['listing', 'event'] as const;
@@ -41,15 +43,15 @@ export async function deleteCatalogRecord(
   externalId: string,
 ): Promise<DeletedRecord> {
   const table = TABLES[entity];
-  return database.db.transaction(async (tx) => {
+  return inTransaction(database, async (tx, jobDb) => {
     const [row] = await tx.delete(table).where(eq(table.externalId, externalId)).returning({ id: table.id });
     if (!row) throw new CatalogRecordNotFoundError(entity, externalId);
     const [change] = await tx
       .insert(schema.catalogOutbox)
       .values({ entity, entityId: row.id, version: sql`nextval('catalog_version_seq')` as unknown as number })
       .returning({ version: schema.catalogOutbox.version });
-    // Workers sleeping between polls wake on commit (NOTIFY is delivered only if it commits).
-    await tx.execute(sql`select pg_notify('catalog_outbox', '')`);
+    // The worker's pg-boss job, queued in this transaction: it exists exactly when the delete commits.
+    await signalCatalogChanges(jobDb, database.jobsSchema);
     return { entity, externalId, id: row.id, version: change!.version };
   });
 }

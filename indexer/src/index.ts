@@ -17,6 +17,7 @@ export { reindexAll, type ReindexResult } from './reindex.ts';
 export { verifyIndex, type VerifyReport } from './verify.ts';
 export { startOutboxWorker, type OutboxWorker } from './worker.ts';
 export { drainOnce } from './outbox/drain.ts';
+export { CATALOG_CHANGES_QUEUE, signalCatalogChanges } from './outbox/signal.ts';
 export { indexerStats, type IndexerStats } from '@guest/catalog';
 export { listDeadLetters, replayDeadLetters } from './outbox/dead-letters.ts';
 export { rollEventHorizon } from './horizon.ts';

@@ -7,6 +7,7 @@ import { projectListing } from './projection/listing-document.ts';
 import { projectPlace } from './projection/place-document.ts';
 import { projectEventOccurrences } from './projection/event-documents.ts';
 import { progressBar } from './progress.ts';
+import { jobDbOf, signalCatalogChanges } from './outbox/signal.ts';
 import type { Logger } from './deps.ts';
 
 export interface ReindexOptions {
@@ -130,14 +131,25 @@ export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions 
   const old = await swapAliases(rt.search, prefix, next, grace);
   // Blocks on rows a worker holds right now, then re-queues them: whatever went to the old
   // indices after the rebuild began is written again, now to the new ones.
-  await rt.database.pool.query('update catalog_outbox set processed_at = null where id > $1', [startOutboxId]);
-  if (opts.absorbOutbox) {
-    await rt.database.pool.query(
-      'update catalog_outbox set processed_at = now() where id <= $1 and processed_at is null and dead_at is null',
-      [startOutboxId],
-    );
+  // One transaction with the worker's pg-boss job for the re-queued rows.
+  const client = await rt.database.pool.connect();
+  try {
+    await client.query('begin');
+    const requeued = await client.query('update catalog_outbox set processed_at = null where id > $1', [startOutboxId]);
+    if (opts.absorbOutbox) {
+      await client.query(
+        'update catalog_outbox set processed_at = now() where id <= $1 and processed_at is null and dead_at is null',
+        [startOutboxId],
+      );
+    }
+    if (requeued.rowCount) await signalCatalogChanges(jobDbOf(client), rt.database.jobsSchema);
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
   }
-  await rt.database.pool.query(`select pg_notify('catalog_outbox', '')`);
   const seconds = (Date.now() - started) / 1000;
   const total = documents.listings + documents.places + documents.events;
   bar.done(`${total} documents`);

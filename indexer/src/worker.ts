@@ -1,21 +1,28 @@
-import type pg from 'pg';
 import type { Runtime } from '@guest/runtime';
+import { createJobs } from '@guest/jobs';
 import { drainOnce, type DrainResult } from './outbox/drain.ts';
+import { CATALOG_CHANGES_QUEUE, catalogChangesQueueSpec, SIGNAL_LOCK_SQL } from './outbox/signal.ts';
 import { indexerStats } from '@guest/catalog';
 import { ensureIndices } from './engine/aliases.ts';
 import { applyDeps, drainOptions, type Logger } from './deps.ts';
 
 export interface OutboxWorker {
-  /** Resolves when a pass found nothing due (for tests and the dev loader). */
+  /** Drains until nothing is due now, then resolves (for tests and the dev loader). */
   idle(): Promise<void>;
   stop(): Promise<void>;
   readonly totals: { applied: number; failed: number; dead: number; documents: number };
 }
 
 /**
- * Drains the catalog outbox into the index until stopped. Wakes on NOTIFY `catalog_outbox`
- * (sent by every import at commit) and at least every INDEXER_POLL_MS, which also picks up rows
- * whose retry delay has passed. Any number of workers may run: rows are claimed SKIP LOCKED.
+ * Applies catalog changes to the index until stopped. The outbox rows are the source of truth
+ * (versions, attempts, dead letters); pg-boss jobs on `catalog-changes` say when to look at them.
+ * Every transaction that writes outbox rows queues such a job (collapsed: at most one waiting),
+ * and a drain that leaves rows to retry queues one for when they are due. Each job runs
+ * `drainOnce` until a batch comes back short; a full batch also queues a job, so that other idle
+ * workers join in. Any number of workers may run: rows are claimed SKIP LOCKED.
+ *
+ * On start the worker drains once without waiting for a job: rows left by a crashed worker (its
+ * job is retried only when it expires) and rows written before any worker had created the queue.
  */
 export async function startOutboxWorker(rt: Runtime, log: Logger): Promise<OutboxWorker> {
   await ensureIndices(rt.search, rt.config.INDEX_PREFIX, rt.config.INDEX_REPLICAS);
@@ -23,13 +30,11 @@ export async function startOutboxWorker(rt: Runtime, log: Logger): Promise<Outbo
   const opts = drainOptions(rt);
   const totals = { applied: 0, failed: 0, dead: 0, documents: 0 };
   let stopped = false;
-  let wake: (() => void) | null = null;
-  const kick = () => wake?.();
-  let idleWaiters: Array<() => void> = [];
 
-  const listener: pg.PoolClient = await rt.database.pool.connect();
-  listener.on('notification', kick);
-  await listener.query('listen catalog_outbox');
+  const jobs = createJobs({ connectionString: rt.config.DATABASE_URL, schema: rt.config.JOBS_SCHEMA });
+  await jobs.start([catalogChangesQueueSpec]);
+  // Writers that found no queue yet (see `signalCatalogChanges`) commit before the first drain.
+  await rt.database.pool.query(SIGNAL_LOCK_SQL('exclusive'));
 
   const statsTimer = setInterval(() => {
     indexerStats(rt.database)
@@ -38,56 +43,67 @@ export async function startOutboxWorker(rt: Runtime, log: Logger): Promise<Outbo
   }, rt.config.INDEXER_STATS_LOG_MS);
   statsTimer.unref();
 
-  const loop = (async () => {
-    while (!stopped) {
-      let r: DrainResult | null = null;
+  const pass = async (): Promise<DrainResult> => {
+    const r = await drainOnce(rt.database, deps, opts);
+    totals.applied += r.applied;
+    totals.failed += r.failed;
+    totals.dead += r.dead;
+    totals.documents += r.documents;
+    if (r.claimed) log.info({ drain: r }, 'outbox batch');
+    if (r.failed || r.dead) log.warn({ drain: r }, 'outbox batch had failures');
+    return r;
+  };
+
+  /**
+   * Drains in this process one call at a time (pg-boss job, start-up drain, `idle()`), so that a
+   * pass claiming nothing really means nothing is due, not that this process holds it. `untilEmpty`
+   * goes on until a pass claims nothing; otherwise until a batch comes back short.
+   */
+  let chain: Promise<unknown> = Promise.resolve();
+  const drain = (untilEmpty: boolean): Promise<void> => {
+    const run = chain.then(async () => {
+      while (!stopped) {
+        const r = await pass();
+        if (r.claimed === opts.batchSize) {
+          // More is probably waiting: another worker may take a share (collapsed with any queued job).
+          await jobs.send(CATALOG_CHANGES_QUEUE, {}, { singletonKey: 'due' }).catch(() => {});
+          continue;
+        }
+        if (!untilEmpty || r.claimed === 0) return;
+      }
+    });
+    chain = run.catch(() => {});
+    return run;
+  };
+
+  const startup = drain(true).catch((err) => log.error({ err }, 'outbox drain failed'));
+  await jobs.work(
+    CATALOG_CHANGES_QUEUE,
+    { batchSize: 1, pollingIntervalSeconds: rt.config.INDEXER_POLL_MS / 1000 },
+    async () => {
       try {
-        r = await drainOnce(rt.database, deps, opts);
-        totals.applied += r.applied;
-        totals.failed += r.failed;
-        totals.dead += r.dead;
-        totals.documents += r.documents;
-        if (r.claimed) log.info({ drain: r }, 'outbox batch');
-        if (r.failed || r.dead) log.warn({ drain: r }, 'outbox batch had failures');
+        await drain(false);
       } catch (err) {
+        // pg-boss retries the job (backoff); the rows stay due meanwhile.
         log.error({ err }, 'outbox drain failed');
+        throw err;
       }
-      // A full batch means more is probably waiting: go on without sleeping.
-      if (r && r.claimed === opts.batchSize) continue;
-      if (r && r.claimed === 0) {
-        const waiters = idleWaiters;
-        idleWaiters = [];
-        waiters.forEach((w) => w());
-      }
-      if (stopped) break;
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, rt.config.INDEXER_POLL_MS);
-        wake = () => {
-          clearTimeout(t);
-          resolve();
-        };
-      });
-      wake = null;
-    }
-  })();
+    },
+  );
 
   return {
     totals,
-    idle: () =>
-      new Promise<void>((resolve) => {
-        idleWaiters.push(resolve);
-        kick();
-      }),
+    async idle() {
+      await startup;
+      if (!stopped) await drain(true);
+    },
     async stop() {
+      if (stopped) return;
       stopped = true;
-      kick();
       clearInterval(statsTimer);
-      await loop;
-      const waiters = idleWaiters;
-      idleWaiters = [];
-      waiters.forEach((w) => w());
-      await listener.query('unlisten catalog_outbox').catch(() => {});
-      listener.release();
+      // Waits for a job in progress; the drain loop ends after its current batch.
+      await jobs.stop();
+      await chain;
     },
   };
 }

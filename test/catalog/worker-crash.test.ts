@@ -33,7 +33,7 @@ describe('outbox worker: crash in the middle of a batch, several workers at once
 
   beforeAll(async () => {
     // The child worker runs on the system clock, so this runtime does too (same horizon).
-    t = await startTestRuntime({ config: { INDEXER_BATCH_SIZE: 40, INDEXER_POLL_MS: 100 } });
+    t = await startTestRuntime({ config: { INDEXER_BATCH_SIZE: 40, INDEXER_POLL_MS: 500 } });
     await ensureIndices(t.runtime.search, t.config.INDEX_PREFIX, t.config.INDEX_REPLICAS);
     const parsed = parseCatalogNdjson(demoNdjsonLines({ listings: 800, events: 30, seed: 3, today: '2026-11-21' }));
     await importCatalogRecords(t.runtime.database, parsed.records);
@@ -56,7 +56,7 @@ describe('outbox worker: crash in the middle of a batch, several workers at once
         INDEX_PREFIX: t.config.INDEX_PREFIX,
         REDIS_KEY_PREFIX: t.config.REDIS_KEY_PREFIX,
         INDEXER_BATCH_SIZE: '40',
-        INDEXER_POLL_MS: '100',
+        INDEXER_POLL_MS: '500',
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

@@ -1,7 +1,9 @@
 import { eq, inArray, sql, and, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { schema, type Database } from '@guest/db';
+import { inTransaction, type JobDb } from '@guest/jobs';
 import { BASE_CURRENCY, LISTING_KINDS, type EventRecord, type ListingRecord, type PlaceRecord } from '@guest/catalog';
+import { signalCatalogChanges } from '../outbox/signal.ts';
 import { contentHash } from './content-hash.ts';
 import { parseCatalogNdjson, type ParsedLine } from './parse-ndjson.ts';
 import { byType, checkReferences, LEVEL_RANK, type KnownKeys } from './check-references.ts';
@@ -101,7 +103,7 @@ export async function importCatalogRecords(
     t.unchanged += unchanged;
   };
 
-  await writeAll(database, async (tx) => {
+  await writeAll(database, async (tx, jobDb) => {
     const outbox: Array<{ entity: OutboxEntity; entityId: number; version: number }> = [];
 
     /** Splits a batch into new, changed and unchanged records by content hash. */
@@ -294,8 +296,8 @@ export async function importCatalogRecords(
 
     for (const batch of chunks(outbox, 5000)) await tx.insert(schema.catalogOutbox).values(batch);
     stats.outboxRows = outbox.length;
-    // Workers sleeping between polls wake on commit (NOTIFY is delivered only if it commits).
-    if (outbox.length) await tx.execute(sql`select pg_notify('catalog_outbox', '')`);
+    // The worker's pg-boss job, queued in this transaction: it exists exactly when the rows commit.
+    if (outbox.length) await signalCatalogChanges(jobDb, database.jobsSchema);
   });
   return stats;
 }
@@ -304,9 +306,9 @@ export async function importCatalogRecords(
  * The transaction of an import. A unique key that the file's own checks cannot see (a slug held
  * by another record already in the catalog) fails it as a whole, reported like a bad line.
  */
-async function writeAll(database: Database, fn: (tx: Tx) => Promise<void>): Promise<void> {
+async function writeAll(database: Database, fn: (tx: Tx, jobDb: JobDb) => Promise<void>): Promise<void> {
   try {
-    await database.db.transaction(fn);
+    await inTransaction(database, fn);
   } catch (err) {
     const pgErr = ((err as { cause?: unknown }).cause ?? err) as {
       code?: string;

@@ -1,4 +1,5 @@
 import type { Database } from '@guest/db';
+import { jobDbOf, signalCatalogChanges } from './signal.ts';
 
 export interface DeadLetter {
   id: number;
@@ -21,13 +22,26 @@ export async function listDeadLetters(database: Database, limit = 100): Promise<
   return rows.map((r) => ({ ...r, id: Number(r.id), version: Number(r.version) }));
 }
 
-/** Puts dead letters back in the queue with a fresh attempt budget; all of them without `ids`. */
+/**
+ * Puts dead letters back in the queue with a fresh attempt budget; all of them without `ids`.
+ * The worker's pg-boss job is queued in the same transaction.
+ */
 export async function replayDeadLetters(database: Database, ids?: number[]): Promise<number> {
-  const res = await database.pool.query(
-    `update catalog_outbox set dead_at = null, attempts = 0, next_attempt_at = now()
-      where dead_at is not null and ($1::bigint[] is null or id = any($1::bigint[]))`,
-    [ids ?? null],
-  );
-  await database.pool.query(`select pg_notify('catalog_outbox', '')`);
-  return res.rowCount ?? 0;
+  const client = await database.pool.connect();
+  try {
+    await client.query('begin');
+    const res = await client.query(
+      `update catalog_outbox set dead_at = null, attempts = 0, next_attempt_at = now()
+        where dead_at is not null and ($1::bigint[] is null or id = any($1::bigint[]))`,
+      [ids ?? null],
+    );
+    if (res.rowCount) await signalCatalogChanges(jobDbOf(client), database.jobsSchema);
+    await client.query('commit');
+    return res.rowCount ?? 0;
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
 }

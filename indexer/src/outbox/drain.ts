@@ -1,5 +1,6 @@
 import type { Database } from '@guest/db';
 import { applyChanges, type ApplyDeps, type ChangeRow } from './apply-changes.ts';
+import { jobDbOf, signalCatalogChanges } from './signal.ts';
 
 const REFERENCE_ENTITIES = new Set(['place', 'category', 'amenity', 'currency', 'fx']);
 
@@ -28,7 +29,8 @@ export function retryDelayMs(attempt: number, baseMs: number, maxMs: number): nu
  * time, other workers take the next rows) and applies it. The claim is a transaction that stays
  * open while the engine is written: if the process dies, Postgres rolls it back and the rows are
  * simply due again, so nothing is lost; writing them twice is harmless (external versions).
- * A failing row is retried with backoff and, after `maxAttempts`, parked as a dead letter.
+ * A failing row is retried with backoff (a `catalog-changes` job is queued for when it is due)
+ * and, after `maxAttempts`, parked as a dead letter.
  */
 export async function drainOnce(database: Database, deps: ApplyDeps, opts: DrainOptions): Promise<DrainResult> {
   const client = await database.pool.connect();
@@ -83,6 +85,16 @@ export async function drainOnce(database: Database, deps: ApplyDeps, opts: Drain
       );
       if (dead) result.dead++;
       else result.failed++;
+    }
+    if (result.failed) {
+      // Their next attempt gets its pg-boss job now, in the claim's transaction: a retry is never
+      // left without a job to run it, even if this process dies right after the commit.
+      const retrying = rows.filter((r) => failed.has(Number(r.id))).map((r) => Number(r.id));
+      const { rows: due } = await client.query<{ at: Date | null }>(
+        'select min(next_attempt_at) as at from catalog_outbox where id = any($1::bigint[]) and dead_at is null',
+        [retrying],
+      );
+      if (due[0]?.at) await signalCatalogChanges(jobDbOf(client), database.jobsSchema, due[0].at);
     }
     result.applied = ok.length;
     await client.query('commit');

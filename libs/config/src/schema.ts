@@ -88,7 +88,8 @@ export const envSchema = z.object({
   // Catalog and indexer (indexer/): import batches, outbox drain, retries, event horizon.
   CATALOG_IMPORT_BATCH: int(1000, 1, 50_000),
   INDEXER_BATCH_SIZE: int(500, 1, 10_000),
-  INDEXER_POLL_MS: int(1000, 10, 60_000),
+  /** How often an idle indexer worker asks pg-boss for a `catalog-changes` job (pg-boss' floor is 500 ms). */
+  INDEXER_POLL_MS: int(500, 500, 60_000),
   INDEXER_RETRY_BASE_MS: int(1000, 0, 600_000),
   INDEXER_RETRY_MAX_MS: int(300_000, 0, 86_400_000),
   INDEXER_MAX_ATTEMPTS: int(8, 1, 100),

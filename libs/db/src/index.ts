@@ -17,15 +17,18 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 export interface Database {
   pool: pg.Pool;
   db: Db;
+  /** The schema pg-boss keeps its jobs in (`JOBS_SCHEMA`), for code that queues jobs in its own transactions. */
+  jobsSchema: string;
   close(): Promise<void>;
 }
 
-export function createDatabase(url: string, max = 10): Database {
+/** `jobsSchema` defaults to pg-boss' (and `JOBS_SCHEMA`'s) default, `pgboss`. */
+export function createDatabase(url: string, max = 10, opts: { jobsSchema?: string } = {}): Database {
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = drizzle(pool, { schema });
-  return { pool, db, close: () => pool.end() };
+  return { pool, db, jobsSchema: opts.jobsSchema ?? 'pgboss', close: () => pool.end() };
 }
 
 export async function runMigrations(url: string): Promise<void> {

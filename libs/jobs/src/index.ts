@@ -15,6 +15,8 @@ export interface QueueSpec {
   retryDelay?: number;
   retryBackoff?: boolean;
   expireInSeconds?: number;
+  /** pg-boss queue policy, e.g. `short`: at most one queued (not yet fetched) job per singleton key. */
+  policy?: PgBoss.QueuePolicy;
 }
 
 export interface WorkOptions {
@@ -64,6 +66,34 @@ export function createJobs(opts: { connectionString: string; schema: string; max
     send: (queue, data, sendOpts) => boss.send(queue, data, sendOpts ?? {}),
     work: (queue, workOpts, handler) => boss.work(queue, workOpts, handler),
   };
+}
+
+const senders = new Map<string, PgBoss>();
+
+/**
+ * Sends a job through the caller's own connection (`db`, usually an open transaction) without a
+ * started pg-boss: for code that writes in a transaction and only needs to queue work (the job
+ * exists exactly when the transaction commits). Nothing is inserted when `queue` does not exist.
+ */
+export function sendInTransaction(
+  jobsSchema: string,
+  db: JobDb,
+  queue: string,
+  data: object,
+  opts: PgBoss.SendOptions = {},
+): Promise<string | null> {
+  let boss = senders.get(jobsSchema);
+  if (!boss) {
+    // A pg-boss that never starts and owns no pool: only its `send` (insert SQL) is used.
+    boss = new PgBoss({
+      schema: jobsSchema,
+      db: {
+        executeSql: () => Promise.reject(new Error('sendInTransaction always passes its own db')),
+      },
+    });
+    senders.set(jobsSchema, boss);
+  }
+  return boss.send(queue, data, { ...opts, db });
 }
 
 /**

@@ -19,7 +19,7 @@ export interface Runtime {
 }
 
 export function createRuntime(config: Config, opts: { clock?: Clock } = {}): Runtime {
-  const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_MAX);
+  const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_MAX, { jobsSchema: config.JOBS_SCHEMA });
   const redis = new Redis(config.REDIS_URL, {
     keyPrefix: config.REDIS_KEY_PREFIX,
     lazyConnect: false,
