@@ -1,34 +1,15 @@
-import { spawn } from 'node:child_process';
 import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '@guest/config';
 import { aliasName } from '@guest/catalog';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { runIndexerCli } from '../support/indexer-cli.ts';
 
 describe('indexer CLI (as an operator runs it)', () => {
   let t: TestRuntime;
   let dir: string;
-  const run = (args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'indexer/src/cli.ts', ...args], {
-        cwd: repoRoot,
-        env: {
-          ...process.env,
-          APP_ENV: 'test',
-          LOG_LEVEL: 'silent',
-          DATABASE_URL: t.config.DATABASE_URL,
-          INDEX_PREFIX: t.config.INDEX_PREFIX,
-          INDEXER_OLD_INDEX_GRACE_MS: '0',
-        },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('exit', (code) => resolve({ code, stdout, stderr }));
-    });
+  const run = (args: string[]) => runIndexerCli(t, args, { INDEXER_OLD_INDEX_GRACE_MS: '0' });
 
   beforeAll(async () => {
     t = await startTestRuntime();

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,28 +5,12 @@ import { repoRoot } from '@guest/config';
 import { aliasName } from '@guest/catalog';
 import { createLogger, ensureIndices, importCatalogText, startOutboxWorker, type OutboxWorker } from '@guest/indexer';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { runIndexerCli } from '../support/indexer-cli.ts';
 
 describe('deleting catalog records (`indexer catalog delete <listing|event> <external_id>`)', () => {
   let t: TestRuntime;
   let worker: OutboxWorker;
-  const run = (args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'indexer/src/cli.ts', ...args], {
-        cwd: repoRoot,
-        env: {
-          ...process.env,
-          APP_ENV: 'test',
-          LOG_LEVEL: 'silent',
-          DATABASE_URL: t.config.DATABASE_URL,
-          INDEX_PREFIX: t.config.INDEX_PREFIX,
-        },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('exit', (code) => resolve({ code, stdout, stderr }));
-    });
+  const run = (args: string[]) => runIndexerCli(t, args);
   const settle = async () => {
     await worker.idle();
     await t.runtime.search.refresh(`${t.config.INDEX_PREFIX}-*`);

@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '@guest/config';
 import {
   createLogger,
   ensureIndices,
@@ -12,6 +11,7 @@ import {
 } from '@guest/indexer';
 import { demoNdjsonLines } from '../../indexer/src/demo/load-demo.ts';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { spawnIndexerCli } from '../support/indexer-cli.ts';
 
 const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 60_000) => {
   const end = Date.now() + timeoutMs;
@@ -46,20 +46,11 @@ describe('outbox worker: crash in the middle of a batch, several workers at once
   it('rule: a worker killed (SIGKILL) while it holds a claimed batch loses nothing; after a restart verify shows zero drift', async () => {
     const before = await counts();
     expect(before.done).toBe(0);
-    child = spawn(process.execPath, ['--import', 'tsx', 'indexer/src/cli.ts', 'worker'], {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        APP_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        DATABASE_URL: t.config.DATABASE_URL,
-        INDEX_PREFIX: t.config.INDEX_PREFIX,
-        REDIS_KEY_PREFIX: t.config.REDIS_KEY_PREFIX,
-        INDEXER_BATCH_SIZE: '40',
-        INDEXER_POLL_MS: '500',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    child = spawnIndexerCli(t, ['worker'], { INDEXER_BATCH_SIZE: '40', INDEXER_POLL_MS: '500' }, [
+      'ignore',
+      'ignore',
+      'pipe',
+    ]);
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
     // Mid-batch: some rows done, and the worker's claim transaction open (rows locked, bulk running).
