@@ -34,6 +34,38 @@ describe('GET /health (DESIGN G4d)', () => {
     expect(res.headers.get('x-request-id')).toBeTruthy();
   });
 
+  it("judges search by this deployment's own indices: another index that is red leaves it 200, its own red index is 503", async () => {
+    const t = await startTestApp({ apps: [] });
+    apps.push(t);
+    // An index whose shard can never be placed stays red (as one does for a moment while it is created).
+    const red = (name: string) =>
+      t.runtime.search.raw.indices.create({
+        index: name,
+        wait_for_active_shards: '0',
+        body: {
+          settings: {
+            number_of_shards: 1,
+            number_of_replicas: 0,
+            'index.routing.allocation.require._name': 'no-such-node',
+          },
+        },
+      } as never);
+    const foreign = `other-app-${t.config.INDEX_PREFIX}`;
+    await red(foreign);
+    try {
+      const ok = await http(t.url, 'GET', '/health');
+      expect(ok.status, ok.text).toBe(200);
+      expect(ok.body.checks.search.status).toBe('ok');
+
+      await red(`${t.config.INDEX_PREFIX}-listings-red`);
+      const down = await http(t.url, 'GET', '/health');
+      expect(down.status).toBe(503);
+      expect(down.body.checks.search).toMatchObject({ status: 'down', error: expect.stringContaining('red') });
+    } finally {
+      await t.runtime.search.raw.indices.delete({ index: foreign } as never).catch(() => {});
+    }
+  });
+
   it('turns 503 degraded and names the search check when OpenSearch does not answer', async () => {
     const t = await startTestApp({ apps: [], config: { OPENSEARCH_URL: `http://${DEAD}` } });
     apps.push(t);

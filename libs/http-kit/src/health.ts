@@ -75,7 +75,9 @@ export function healthChecks(runtime: Runtime): Record<'database' | 'cache' | 's
       const pong = await runtime.redis.ping();
       if (pong !== 'PONG') throw new Error(`unexpected PING reply ${pong}`);
     },
-    search: () => runtime.search.ping(),
+    // This deployment's own indices: another application's red index on a shared cluster (or an
+    // index being created) is not this API's outage.
+    search: () => runtime.search.ping(`${runtime.config.INDEX_PREFIX}-*`),
     storage: () => runtime.storage.check(),
   };
 }

@@ -6,7 +6,11 @@ import { Client } from '@opensearch-project/opensearch';
  * without touching query code.
  */
 export interface SearchEngine {
-  ping(): Promise<void>;
+  /**
+   * Answers when the engine does and the indices matching `indexPattern` (all of them when not
+   * given) have every primary shard; a pattern that matches nothing is healthy.
+   */
+  ping(indexPattern?: string): Promise<void>;
   search<T = unknown>(
     index: string,
     body: Record<string, unknown>,
@@ -50,10 +54,10 @@ export function createSearchEngine(url: string, opts: { requestTimeoutMs?: numbe
   const client = new Client({ node: url, requestTimeout: opts.requestTimeoutMs ?? 10_000 });
   return {
     raw: client,
-    async ping() {
-      const res = await client.cluster.health({ timeout: '2s' });
+    async ping(indexPattern) {
+      const res = await client.cluster.health({ ...(indexPattern ? { index: indexPattern } : {}), timeout: '2s' });
       const status = (res.body as { status?: string }).status;
-      if (status === 'red') throw new Error('cluster health is red');
+      if (status === 'red') throw new Error(`health of ${indexPattern ?? 'the cluster'} is red`);
     },
     async search<T>(index: string, body: Record<string, unknown>, params: Record<string, unknown> = {}) {
       const res = await client.search({ index, body, ...params } as never);
