@@ -7,7 +7,9 @@ import { projectListing } from './projection/listing-document.ts';
 import { projectPlace } from './projection/place-document.ts';
 import { projectEventOccurrences } from './projection/event-documents.ts';
 import { progressBar } from './progress.ts';
-import { jobDbOf, signalCatalogChanges } from './outbox/signal.ts';
+import { signalCatalogChanges } from './outbox/signal.ts';
+import { sql } from 'drizzle-orm';
+import { inTransaction } from '@guest/jobs';
 import type { Logger } from './deps.ts';
 
 export interface ReindexOptions {
@@ -132,24 +134,16 @@ export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions 
   // Blocks on rows a worker holds right now, then re-queues them: whatever went to the old
   // indices after the rebuild began is written again, now to the new ones.
   // One transaction with the worker's pg-boss job for the re-queued rows.
-  const client = await rt.database.pool.connect();
-  try {
-    await client.query('begin');
-    const requeued = await client.query('update catalog_outbox set processed_at = null where id > $1', [startOutboxId]);
+  await inTransaction(rt.database, async (tx, jobDb) => {
+    const requeued = await tx.execute(sql`update catalog_outbox set processed_at = null where id > ${startOutboxId}`);
     if (opts.absorbOutbox) {
-      await client.query(
-        'update catalog_outbox set processed_at = now() where id <= $1 and processed_at is null and dead_at is null',
-        [startOutboxId],
+      await tx.execute(
+        sql`update catalog_outbox set processed_at = now()
+             where id <= ${startOutboxId} and processed_at is null and dead_at is null`,
       );
     }
-    if (requeued.rowCount) await signalCatalogChanges(jobDbOf(client), rt.database.jobsSchema);
-    await client.query('commit');
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+    if (requeued.rowCount) await signalCatalogChanges(jobDb, rt.database.jobsSchema);
+  });
   const seconds = (Date.now() - started) / 1000;
   const total = documents.listings + documents.places + documents.events;
   bar.done(`${total} documents`);

@@ -1,5 +1,7 @@
 import type { Database } from '@guest/db';
-import { jobDbOf, signalCatalogChanges } from './signal.ts';
+import { sql } from 'drizzle-orm';
+import { inTransaction } from '@guest/jobs';
+import { signalCatalogChanges } from './signal.ts';
 
 export interface DeadLetter {
   id: number;
@@ -27,21 +29,12 @@ export async function listDeadLetters(database: Database, limit = 100): Promise<
  * The worker's pg-boss job is queued in the same transaction.
  */
 export async function replayDeadLetters(database: Database, ids?: number[]): Promise<number> {
-  const client = await database.pool.connect();
-  try {
-    await client.query('begin');
-    const res = await client.query(
-      `update catalog_outbox set dead_at = null, attempts = 0, next_attempt_at = now()
-        where dead_at is not null and ($1::bigint[] is null or id = any($1::bigint[]))`,
-      [ids ?? null],
+  return inTransaction(database, async (tx, jobDb) => {
+    const res = await tx.execute(
+      sql`update catalog_outbox set dead_at = null, attempts = 0, next_attempt_at = now()
+           where dead_at is not null and (${ids ?? null}::bigint[] is null or id = any(${ids ?? null}::bigint[]))`,
     );
-    if (res.rowCount) await signalCatalogChanges(jobDbOf(client), database.jobsSchema);
-    await client.query('commit');
+    if (res.rowCount) await signalCatalogChanges(jobDb, database.jobsSchema);
     return res.rowCount ?? 0;
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
