@@ -3,7 +3,7 @@ import { readApi } from '@guest/read-api';
 import { writeApi } from '@guest/write-api';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { http } from '../support/http.ts';
-import { register } from '../auth/support.ts';
+import { register } from '../write-api/auth/support.ts';
 import { allPages, loadCatalog, titleCode } from '../read-api/search/support.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/test-app.ts';
 import { expectEnvelope, http } from '../support/http.ts';
-import { register, startAuthApp } from '../auth/support.ts';
+import { register, startAuthApp } from '../write-api/auth/support.ts';
 
 let t: TestApp;
 beforeAll(async () => {

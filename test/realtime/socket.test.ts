@@ -4,7 +4,7 @@ import { startGateway, publishToAccount, type Gateway } from '@guest/realtime';
 import { socketAuthenticator } from '@guest/realtime/socket-auth';
 import type { TestApp } from '../support/test-app.ts';
 import { http } from '../support/http.ts';
-import { confirmEmail, register, startAuthApp, type Registered } from '../auth/support.ts';
+import { confirmEmail, register, startAuthApp, type Registered } from '../write-api/auth/support.ts';
 
 let t: TestApp;
 let gw: Gateway;

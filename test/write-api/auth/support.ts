@@ -3,8 +3,8 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { writeApi } from '@guest/write-api';
 import type { MailboxMessage } from '@guest/mail';
-import { startTestApp, type TestApp, type TestAppOptions } from '../support/test-app.ts';
-import { http } from '../support/http.ts';
+import { startTestApp, type TestApp, type TestAppOptions } from '../../support/test-app.ts';
+import { http } from '../../support/http.ts';
 
 export const PASSWORD = 'correct horse battery staple';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redeemWsTicket } from '@guest/auth';
-import type { TestApp } from '../support/test-app.ts';
-import { expectEnvelope, http } from '../support/http.ts';
+import type { TestApp } from '../../support/test-app.ts';
+import { expectEnvelope, http } from '../../support/http.ts';
 import { confirmEmail, register, startAuthApp } from './support.ts';
 
 let t: TestApp;

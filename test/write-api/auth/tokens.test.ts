@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, generateKeyPair } from 'jose';
 import { writeApi } from '@guest/write-api';
 import { signAccessToken, verifyAccessToken, InvalidTokenError } from '@guest/auth';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { expectEnvelope, http } from '../support/http.ts';
+import { startTestApp, type TestApp } from '../../support/test-app.ts';
+import { expectEnvelope, http } from '../../support/http.ts';
 import { register, relaxedLimits } from './support.ts';
 import { guardProbeApp } from './guard-probe.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { transportFromConfig } from '@guest/mail';
-import type { TestApp } from '../support/test-app.ts';
+import type { TestApp } from '../../support/test-app.ts';
 import { register, startAuthApp } from './support.ts';
 import { startSmtpSink } from './smtp-sink.ts';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/test-app.ts';
-import { expectEnvelope, http } from '../support/http.ts';
+import type { TestApp } from '../../support/test-app.ts';
+import { expectEnvelope, http } from '../../support/http.ts';
 import { PASSWORD, startAuthApp, uniqueEmail } from './support.ts';
 
 let t: TestApp;

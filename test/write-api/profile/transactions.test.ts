@@ -1,8 +1,8 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoTransactions } from '../../apps/write-api/src/transactions/seed.ts';
-import type { TestApp } from '../support/test-app.ts';
-import { expectEnvelope, http } from '../support/http.ts';
+import { seedDemoTransactions } from '../../../apps/write-api/src/transactions/seed.ts';
+import type { TestApp } from '../../support/test-app.ts';
+import { expectEnvelope, http } from '../../support/http.ts';
 import { signedIn, startProfileApp, type Guest } from './support.ts';
 
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/test-app.ts';
-import { http } from '../support/http.ts';
+import type { TestApp } from '../../support/test-app.ts';
+import { http } from '../../support/http.ts';
 import { startProfileApp } from './support.ts';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/test-app.ts';
-import { expectEnvelope, http } from '../support/http.ts';
+import type { TestApp } from '../../support/test-app.ts';
+import { expectEnvelope, http } from '../../support/http.ts';
 import { login, register, solvedCaptcha, startAuthApp, uniqueEmail, waitForMail } from './support.ts';
 
 // Default thresholds (3 failures per email, 5 per address, 3 registrations per address, 5 reset

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { accountChannel, type SocketMessage } from '@guest/realtime/bus';
-import type { TestApp } from '../support/test-app.ts';
+import type { TestApp } from '../../support/test-app.ts';
 import { confirmEmail, register, startAuthApp, type Registered } from '../auth/support.ts';
 
 export { startAuthApp as startProfileApp };

@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/test-app.ts';
-import { expectEnvelope, http, type HttpResult } from '../support/http.ts';
+import type { TestApp } from '../../support/test-app.ts';
+import { expectEnvelope, http, type HttpResult } from '../../support/http.ts';
 import { signedIn, startProfileApp, type Guest } from './support.ts';
 import { gpsTags, jpegWithGps, pngBomb, pngImage, readFixture, webpImage } from './images.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { TestApp } from '../support/test-app.ts';
-import { http } from '../support/http.ts';
+import type { TestApp } from '../../support/test-app.ts';
+import { http } from '../../support/http.ts';
 import { PASSWORD, startAuthApp, uniqueEmail } from './support.ts';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ACCOUNT, ensureDemoAccount } from '../../apps/write-api/src/transactions/demo-account.ts';
-import type { TestApp } from '../support/test-app.ts';
-import { http } from '../support/http.ts';
+import { DEMO_ACCOUNT, ensureDemoAccount } from '../../../apps/write-api/src/transactions/demo-account.ts';
+import type { TestApp } from '../../support/test-app.ts';
+import { http } from '../../support/http.ts';
 import { startProfileApp } from './support.ts';
 
 let t: TestApp;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createJobs } from '@guest/jobs';
 import { mailboxTransport, startMailWorker } from '@guest/mail';
 import { createDatabase } from '@guest/db';
-import type { TestApp } from '../support/test-app.ts';
+import type { TestApp } from '../../support/test-app.ts';
 import { mailsTo, register, startAuthApp, waitForMail } from './support.ts';
 
 // The API process runs no mail worker here: it stands for a process that crashed (or whose

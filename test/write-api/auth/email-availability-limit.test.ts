@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { TestApp } from '../support/test-app.ts';
-import { expectEnvelope, http } from '../support/http.ts';
+import type { TestApp } from '../../support/test-app.ts';
+import { expectEnvelope, http } from '../../support/http.ts';
 import { startAuthApp } from './support.ts';
 
 let t: TestApp;

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSocketAuthenticator } from '@guest/auth';
-import type { TestApp } from '../support/test-app.ts';
-import { http } from '../support/http.ts';
+import type { TestApp } from '../../support/test-app.ts';
+import { http } from '../../support/http.ts';
 import { confirmEmail, login, register, startAuthApp } from './support.ts';
 
 let t: TestApp;
