@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { loadConfig, repoRoot } from '@guest/config';
 import { cloneTemplate, dropDatabase } from '../support/test-database.ts';
+import { eventually, StopWaiting } from '../support/eventually.ts';
 import { http } from '../support/http.ts';
 
 /**
@@ -46,16 +47,14 @@ beforeAll(async () => {
   });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
-  const until = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/health`)).status > 0) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > until || child.exitCode !== null) throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await eventually(
+    'the server to answer /health',
+    async () => {
+      if (child.exitCode !== null) throw new StopWaiting(`it exited with ${child.exitCode}:\n${output}`);
+      return (await fetch(`${url}/health`)).status > 0;
+    },
+    { timeoutMs: 60_000, intervalMs: 250 },
+  );
 });
 
 afterAll(async () => {
@@ -88,8 +87,11 @@ describe('one base URL', () => {
   it('logs JSON lines that carry the request id', async () => {
     const res = await http(url, 'GET', '/v1/no-such-thing', { headers: { 'x-request-id': 'e2e-trace-42' } });
     expect(res.status).toBe(404);
-    await new Promise((r) => setTimeout(r, 300));
-    const line = output.split('\n').find((l) => l.includes('e2e-trace-42'));
+    const line = await eventually(
+      'the log line of the request',
+      () => output.split('\n').find((l) => l.includes('e2e-trace-42')),
+      { timeoutMs: 5_000, intervalMs: 50 },
+    ).catch(() => undefined);
     expect(line, output.slice(-2000)).toBeTruthy();
     expect(JSON.parse(line!).reqId).toBe('e2e-trace-42');
   });

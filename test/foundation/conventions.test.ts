@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { expectEnvelope, http } from '../support/http.ts';
-import { probeApp } from './probe-app.ts';
+import { eventually } from '../support/eventually.ts';
+import { probeApp, slowRequestsInHandler } from './probe-app.ts';
 import net from 'node:net';
 import { once } from 'node:events';
 
@@ -121,7 +122,7 @@ describe('Idempotency-Key', () => {
     const headers = { 'idempotency-key': 'key-inflight-0001' };
     const body = { name: 'slow', count: 2 };
     const firstP = http(t.url, 'POST', '/v1/_probe/slow-things', { body, headers });
-    await new Promise((r) => setTimeout(r, 200));
+    await eventually('the first request to be in its handler', slowRequestsInHandler, { intervalMs: 10 });
     const second = await http(t.url, 'POST', '/v1/_probe/slow-things', { body, headers });
     const e = expectEnvelope(second, 409, 'conflict');
     expect(e.details.reason).toBe('in_flight');
@@ -240,7 +241,7 @@ describe('graceful shutdown', () => {
   it('lets an in-flight request finish when the server closes', async () => {
     const local = await startTestApp({ apps: [probeApp] });
     const inFlight = http(local.url, 'POST', '/v1/_probe/slow-things', { body: { name: 'g', count: 1 } });
-    await new Promise((r) => setTimeout(r, 150));
+    await eventually('the request to be in its handler', slowRequestsInHandler, { intervalMs: 10 });
     await local.app.close();
     const res = await inFlight;
     expect(res.status).toBe(201);
@@ -259,7 +260,7 @@ describe('graceful shutdown', () => {
       `POST /v1/_probe/slow-things HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}` +
         `GET /v1/_probe/lang HTTP/1.1\r\nhost: x\r\n\r\n`,
     );
-    await new Promise((r) => setTimeout(r, 150));
+    await eventually('the first request to be in its handler', slowRequestsInHandler, { intervalMs: 10 });
     await Promise.all([local.app.close(), once(socket, 'close')]);
     const answers = raw.split(/(?=HTTP\/1\.1 )/);
     // The client sees a closed connection for the second request and retries it elsewhere.

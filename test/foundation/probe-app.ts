@@ -3,6 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { cursorParam, limitParam, pageOf, type AppPlugin } from '@guest/http-kit';
 
+let slowInHandler = 0;
+/** How many requests to the slow routes are inside their handler now: a test waits for one to be in flight. */
+export const slowRequestsInHandler = () => slowInHandler;
+
 /**
  * Routes that exist only in these tests, to drive each shared mechanism over real HTTP
  * before the feature apps that use them are built. They write to a real table.
@@ -29,12 +33,17 @@ async function probe(app: FastifyInstance) {
 
   const Thing = z.object({ name: z.string().min(1), count: z.number().int() });
   const create = (delayMs: number) => async (req: { body: z.infer<typeof Thing> }, reply: any) => {
-    if (delayMs) await new Promise((res) => setTimeout(res, delayMs));
-    const { rows } = await app.runtime.database.pool.query(
-      'insert into probe_things (name, count) values ($1, $2) returning id, name, count',
-      [req.body.name, req.body.count],
-    );
-    return reply.code(201).send(rows[0]);
+    if (delayMs) slowInHandler++;
+    try {
+      if (delayMs) await new Promise((res) => setTimeout(res, delayMs));
+      const { rows } = await app.runtime.database.pool.query(
+        'insert into probe_things (name, count) values ($1, $2) returning id, name, count',
+        [req.body.name, req.body.count],
+      );
+      return reply.code(201).send(rows[0]);
+    } finally {
+      if (delayMs) slowInHandler--;
+    }
   };
   r.post('/v1/_probe/things', { schema: { body: Thing }, config: { idempotent: true } }, create(0));
   r.post('/v1/_probe/slow-things', { schema: { body: Thing }, config: { idempotent: true } }, create(700));

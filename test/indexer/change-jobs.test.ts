@@ -14,14 +14,9 @@ import {
   verifyIndex,
 } from '@guest/indexer';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { eventually } from '../support/eventually.ts';
 
-const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 30_000) => {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+const waitFor = { timeoutMs: 30_000, intervalMs: 50 };
 
 describe('change flow: outbox rows become pg-boss `catalog-changes` jobs', () => {
   let t: TestRuntime;
@@ -34,6 +29,7 @@ describe('change flow: outbox rows become pg-boss `catalog-changes` jobs', () =>
           where name = 'catalog-changes' order by created_on`,
       )
     ).rows as Array<{ state: string; singleton_key: string; later: boolean }>;
+  const allCompleted = (all: Array<{ state: string }>) => all.every((j) => j.state === 'completed');
   const priceOf = async (externalId: string) => {
     await t.runtime.search.refresh(`${t.config.INDEX_PREFIX}-*`);
     const res = await t.runtime.search.search<{ price_minor: number }>(aliasName(t.config.INDEX_PREFIX, 'listings'), {
@@ -54,7 +50,10 @@ describe('change flow: outbox rows become pg-boss `catalog-changes` jobs', () =>
     await importCatalogText(t.runtime.database, text);
     const worker = await startOutboxWorker(t.runtime, createLogger(t.runtime));
     try {
-      await until('the start-up drain', async () => (await indexerStats(t.runtime.database)).pending === 0);
+      await eventually('the start-up drain', () => indexerStats(t.runtime.database), {
+        ...waitFor,
+        until: (s) => s.pending === 0,
+      });
       expect(await priceOf('L-1001')).toBe(450000);
     } finally {
       await worker.stop();
@@ -73,13 +72,19 @@ describe('change flow: outbox rows become pg-boss `catalog-changes` jobs', () =>
   it('rule: the worker applies changes through the job, without being asked (no idle() call)', async () => {
     const worker = await startOutboxWorker(t.runtime, createLogger(t.runtime));
     try {
-      await until('the job to be worked', async () => (await priceOf('L-1001')) === 480000);
-      await until('the burst job to be done', async () => (await jobs()).every((j) => j.state === 'completed'));
+      await eventually('the job to be worked (L-1001 at 480000)', () => priceOf('L-1001'), {
+        ...waitFor,
+        until: (p) => p === 480000,
+      });
+      await eventually('the burst job to be completed', jobs, { ...waitFor, until: allCompleted });
       const before = (await jobs()).length;
       await importCatalogText(t.runtime.database, price(500000));
       expect((await jobs()).length, 'the import queued a job of its own').toBe(before + 1);
-      await until('a later import to be applied by its own job', async () => (await priceOf('L-1001')) === 500000);
-      await until('its job to be completed', async () => (await jobs()).every((j) => j.state === 'completed'));
+      await eventually('a later import to be applied by its own job (L-1001 at 500000)', () => priceOf('L-1001'), {
+        ...waitFor,
+        until: (p) => p === 500000,
+      });
+      await eventually('its job to be completed', jobs, { ...waitFor, until: allCompleted });
       expect(await indexerStats(t.runtime.database)).toMatchObject({ pending: 0, retrying: 0, dead: 0 });
       expect((await verifyIndex(t.runtime)).drift).toBe(0);
     } finally {

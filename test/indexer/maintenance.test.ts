@@ -17,19 +17,21 @@ import {
   type Maintenance,
 } from '@guest/indexer';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { eventually, StopWaiting } from '../support/eventually.ts';
 
 /** Sends one job to a maintenance queue, as the schedule does, and waits until a worker finished it. */
 async function runScheduledJob(jobs: Jobs, name: string): Promise<void> {
   const id = await jobs.send(name, {});
   expect(id).toBeTruthy();
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const job = await jobs.boss.getJobById(name, id!);
-    if (job?.state === 'completed') return;
-    if (job?.state === 'failed') throw new Error(`${name} failed: ${JSON.stringify(job.output)}`);
-    if (Date.now() > deadline) throw new Error(`${name} not completed within 20 s (state ${job?.state})`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await eventually(
+    `job ${name} ${id} to be completed`,
+    async () => {
+      const job = await jobs.boss.getJobById(name, id!);
+      if (job?.state === 'failed') throw new StopWaiting(`${name} failed: ${JSON.stringify(job.output)}`);
+      return job?.state;
+    },
+    { timeoutMs: 20_000, intervalMs: 200, until: (state) => state === 'completed' },
+  );
 }
 
 describe('maintenance jobs of the worker (pg-boss schedules shared by `indexer worker` and `npm run dev`)', () => {

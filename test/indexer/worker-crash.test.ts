@@ -12,14 +12,9 @@ import {
 import { demoNdjsonLines } from '../../indexer/src/demo/load-demo.ts';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
 import { spawnIndexerCli } from '../support/indexer-cli.ts';
+import { eventually } from '../support/eventually.ts';
 
-const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 60_000) => {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+const waitFor = { timeoutMs: 60_000, intervalMs: 50 };
 
 describe('outbox worker: crash in the middle of a batch, several workers at once', () => {
   let t: TestRuntime;
@@ -54,31 +49,43 @@ describe('outbox worker: crash in the middle of a batch, several workers at once
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
     // Mid-batch: some rows done, and the worker's claim transaction open (rows locked, bulk running).
-    await until(`the worker to have applied a batch and hold the next one (stderr: ${stderr})`, async () => {
-      const c = await counts();
-      const { rows } = await t.sql.query(
-        `select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`,
-      );
-      return c.done > 0 && rows[0].n > 0;
-    });
+    await eventually(
+      'the worker to have applied a batch and hold the next one',
+      async () => {
+        const c = await counts();
+        const { rows } = await t.sql.query(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`,
+        );
+        return { ...c, idleInTransaction: rows[0].n as number, stderr };
+      },
+      { ...waitFor, until: (s) => s.done > 0 && s.idleInTransaction > 0 },
+    );
     child.kill('SIGKILL');
     await new Promise((r) => child!.once('exit', r));
     const atKill = await counts();
     expect(atKill.done, 'the kill must land before the outbox is drained').toBeLessThan(atKill.total);
 
     // Postgres rolls the dead worker's transaction back: its rows are due again, none is stuck.
-    await until('the dead worker’s claim to be released', async () => {
-      const { rows } = await t.sql.query(
-        `select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`,
-      );
-      return rows[0].n === 0;
-    });
+    await eventually(
+      'the dead worker’s claim to be released',
+      async () => {
+        const { rows } = await t.sql.query(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`,
+        );
+        return rows[0].n === 0;
+      },
+      waitFor,
+    );
 
     // Restarted as two workers at once: they share the rest without double or lost work.
     const log = createLogger(t.runtime);
     const a = await startOutboxWorker(t.runtime, log);
     const b = await startOutboxWorker(t.runtime, log);
-    await until('the outbox to be drained', async () => (await counts()).done === atKill.total, 120_000);
+    await eventually('the outbox to be drained', counts, {
+      ...waitFor,
+      timeoutMs: 120_000,
+      until: (c) => c.done === atKill.total,
+    });
     await Promise.all([a.idle(), b.idle()]);
     await a.stop();
     await b.stop();

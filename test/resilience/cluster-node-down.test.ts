@@ -7,6 +7,7 @@ import { importCatalogText, startOutboxWorker, type OutboxWorker } from '@guest/
 import { readApi } from '@guest/read-api';
 import { ensureStack, runningCluster, startNode, stopNode } from '../../scripts/stack/index.ts';
 import { http } from '../support/http.ts';
+import { eventually } from '../support/eventually.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { allPages, FIXTURES, loadCatalog, search } from '../read-api/search/support.ts';
 
@@ -200,16 +201,16 @@ describe(`a ${NODES}-node cluster with INDEX_REPLICAS=1 loses a data node`, () =
     const t0 = performance.now();
     await importCatalogText(t.runtime.database, `${changed}\n`);
 
-    const deadline = Date.now() + 30_000;
-    let count = 0;
-    while (Date.now() < deadline) {
-      const res = await search(t, 'count', { ...en, q: 'lighthouse' });
-      expect(res.status, res.text).toBe(200);
-      count = res.body.count;
-      if (count === 1) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    expect(count, 'the change is searchable').toBe(1);
+    const res = await eventually(
+      'the change to be searchable (count of q=lighthouse 1)',
+      async () => {
+        const r = await search(t, 'count', { ...en, q: 'lighthouse' });
+        return { status: r.status, text: r.text, count: r.body?.count as number | undefined };
+      },
+      { timeoutMs: 30_000, intervalMs: 250, until: (r) => r.status !== 200 || r.count === 1 },
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(res.count, 'the change is searchable').toBe(1);
     log(`change visible through the API in ${elapsed(t0)} with ${victim!.name} down`);
     const feed = await search(t, 'listings', { ...en, q: 'lighthouse' });
     expect(feed.body.items.map((i: { title: string }) => i.title)).toEqual(['Kata lighthouse villa']);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../support/test-app.ts';
 import { expectEnvelope, http } from '../../support/http.ts';
+import { jobsCompleted } from '../../support/jobs.ts';
 import { confirmEmail, mailsTo, register, startAuthApp, waitForMail } from './support.ts';
 
 let t: TestApp;
@@ -97,7 +98,7 @@ describe('email confirmation', () => {
     expectEnvelope(dup, 409, 'conflict');
     const { rows } = await t.sql.query('select count(*)::int as n from mail_outbox where "to" = $1', [u.email]);
     expect(rows[0].n).toBe(1);
-    await new Promise((r) => setTimeout(r, 1200));
+    await jobsCompleted(t, ['mail.deliver']);
     expect((await mailsTo(t, u.email)).length).toBe(before);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSocketAuthenticator } from '@guest/auth';
 import type { TestApp } from '../../support/test-app.ts';
 import { http } from '../../support/http.ts';
+import { eventually } from '../../support/eventually.ts';
 import { confirmEmail, login, register, startAuthApp } from './support.ts';
 
 let t: TestApp;
@@ -49,8 +50,11 @@ describe('session.closed reaches the account channel', () => {
       sub.on('message', (_c, raw) => got.push(JSON.parse(raw)));
       await sub.subscribe(`${t.config.REDIS_KEY_PREFIX}ws:account:${u.accountId}`);
       expect((await http(t.url, 'POST', '/v1/auth/logout-all', { token: u.tokens.access_token })).status).toBe(200);
-      const until = Date.now() + 5000;
-      while (got.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      await eventually('two messages on the account channel', () => [...got], {
+        timeoutMs: 5000,
+        intervalMs: 50,
+        until: (messages) => messages.length >= 2,
+      });
       expect(got.map((m) => m.type)).toEqual(['session.closed', 'session.closed']);
       expect(got.map((m) => m.data.session_id).sort()).toEqual([a.body.session_id, b.body.session_id].sort());
     } finally {

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../support/test-app.ts';
 import { expectEnvelope, http } from '../../support/http.ts';
+import { eventually } from '../../support/eventually.ts';
+import { jobsCompleted } from '../../support/jobs.ts';
 import { login, PASSWORD, register, startAuthApp, waitForMail } from './support.ts';
 
 let t: TestApp;
@@ -61,7 +63,14 @@ describe('Session: active -> active (refresh)', () => {
       `update sessions set expires_at = now() + interval '1 day', last_used_at = now() - interval '29 days' where id = $1`,
       [u.tokens.session_id],
     );
-    await new Promise((r) => setTimeout(r, 1100)); // a new iat, so a new token even without jti
+    // a new iat, so a new token even without jti
+    const { iat } = JSON.parse(Buffer.from(u.tokens.access_token.split('.')[1]!, 'base64url').toString()) as {
+      iat: number;
+    };
+    await eventually('a second later than the iat of the first token', () => Math.floor(Date.now() / 1000), {
+      intervalMs: 20,
+      until: (now) => now > iat,
+    });
     const res = await refresh(u.tokens.refresh_token);
     expect(res.status).toBe(200);
     expect(res.body.refresh_token).toBe(u.tokens.refresh_token);
@@ -251,7 +260,7 @@ describe('Password reset and change', () => {
       expect(r.status).toBe(202);
     }
     const { all } = await waitForMail(t, u.email, /reset your password/i, 3);
-    await new Promise((r) => setTimeout(r, 1500));
+    await jobsCompleted(t, ['auth.password-reset', 'mail.deliver']);
     const { rows } = await t.sql.query(
       `select count(*)::int as n from mail_outbox where "to" = $1 and subject ilike '%reset%'`,
       [u.email],

@@ -3,6 +3,7 @@ import { transportFromConfig } from '@guest/mail';
 import type { TestApp } from '../../support/test-app.ts';
 import { register, startAuthApp } from './support.ts';
 import { startSmtpSink } from './smtp-sink.ts';
+import { eventually } from '../../support/eventually.ts';
 
 let t: TestApp;
 let sink: Awaited<ReturnType<typeof startSmtpSink>>;
@@ -17,8 +18,7 @@ afterAll(async () => {
 
 it('with SMTP_URL set, account mail goes out over SMTP with the link and the outbox row is marked sent', async () => {
   const u = await register(t);
-  const until = Date.now() + 15_000;
-  while (!sink.messages.length && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+  await eventually('a message at the SMTP sink', () => sink.messages.length, { timeoutMs: 15_000 });
   expect(sink.messages).toHaveLength(1);
   const m = sink.messages[0]!;
   expect(m.to).toEqual([`<${u.email}>`]);

@@ -5,6 +5,7 @@ import { writeApi } from '@guest/write-api';
 import type { MailboxMessage } from '@guest/mail';
 import { startTestApp, type TestApp, type TestAppOptions } from '../../support/test-app.ts';
 import { http } from '../../support/http.ts';
+import { eventually } from '../../support/eventually.ts';
 
 export const PASSWORD = 'correct horse battery staple';
 
@@ -70,19 +71,16 @@ async function mailbox(t: TestApp): Promise<MailboxMessage[]> {
 
 /** Waits for the mail worker to deliver a message to `to` whose subject matches; returns the newest. */
 export async function waitForMail(t: TestApp, to: string, subject: RegExp, count = 1, timeoutMs = 15_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const found = (await mailbox(t)).filter((m) => m.to === to.toLowerCase() && subject.test(m.subject));
-    if (found.length >= count) {
-      const mail = found.at(-1)!;
-      const link = /https?:\/\/\S+/.exec(mail.text)?.[0];
-      const token = link ? new URL(link).searchParams.get('token') : null;
-      if (!token) throw new Error(`no link with a token in: ${mail.text}`);
-      return { mail, token, all: found };
-    }
-    if (Date.now() > until) throw new Error(`no mail "${subject}" to ${to} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const found = await eventually(
+    `${count} mail(s) "${subject}" to ${to}`,
+    async () => (await mailbox(t)).filter((m) => m.to === to.toLowerCase() && subject.test(m.subject)),
+    { timeoutMs, until: (mails) => mails.length >= count },
+  );
+  const mail = found.at(-1)!;
+  const link = /https?:\/\/\S+/.exec(mail.text)?.[0];
+  const token = link ? new URL(link).searchParams.get('token') : null;
+  if (!token) throw new Error(`no link with a token in: ${mail.text}`);
+  return { mail, token, all: found };
 }
 
 export async function mailsTo(t: TestApp, to: string): Promise<MailboxMessage[]> {
