@@ -17,6 +17,7 @@ export default defineConfig({
   test: {
     include: ['test/resilience/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/file-setup.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',

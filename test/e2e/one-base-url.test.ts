@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { loadConfig, repoRoot } from '@guest/config';
-import { cloneTemplate, dropDatabase } from '../support/test-database.ts';
+import { repoRoot } from '@guest/config';
+import { createIsolatedEnv, type IsolatedEnv } from '../support/isolated-env.ts';
 import { eventually, StopWaiting } from '../support/eventually.ts';
 import { http } from '../support/http.ts';
 
@@ -12,8 +11,7 @@ import { http } from '../support/http.ts';
  * The real entry point (`apps/server/src/main.ts`) as a separate process: every app behind one
  * base URL, including the socket, and a clean exit on SIGTERM.
  */
-const base = loadConfig({ ...process.env, APP_ENV: 'test' });
-const dbName = `guest_test_${process.pid}_e2e_${randomBytes(3).toString('hex')}`;
+let env: IsolatedEnv;
 let child: ChildProcess;
 let url: string;
 let output = '';
@@ -28,7 +26,7 @@ async function freePort(): Promise<number> {
 }
 
 beforeAll(async () => {
-  const databaseUrl = await cloneTemplate(base.DATABASE_URL, dbName);
+  env = await createIsolatedEnv();
   const [port, realtimePort] = [await freePort(), await freePort()];
   url = `http://127.0.0.1:${port}`;
   child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
@@ -37,11 +35,13 @@ beforeAll(async () => {
       ...process.env,
       APP_ENV: 'test',
       LOG_LEVEL: 'info',
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: env.config.DATABASE_URL,
       PORT: String(port),
       REALTIME_PORT: String(realtimePort),
-      REDIS_KEY_PREFIX: `e2e:${dbName}:`,
-      INDEX_PREFIX: `e2e-${process.pid}`,
+      REDIS_KEY_PREFIX: env.config.REDIS_KEY_PREFIX,
+      INDEX_PREFIX: env.config.INDEX_PREFIX,
+      STORAGE_DIR: env.config.STORAGE_DIR,
+      MAILBOX_DIR: env.config.MAILBOX_DIR,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -59,7 +59,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (child && child.exitCode === null) child.kill('SIGKILL');
-  await dropDatabase(base.DATABASE_URL, dbName);
+  await env?.close();
 });
 
 describe('one base URL', () => {

@@ -13,7 +13,7 @@ import {
   startOutboxWorker,
   verifyIndex,
 } from '@guest/indexer';
-import { startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { startTestRuntime, type TestRuntime } from '../support/test-app.ts';
 import { eventually } from '../support/eventually.ts';
 
 const waitFor = { timeoutMs: 30_000, intervalMs: 50 };

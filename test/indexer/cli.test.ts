@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aliasName } from '@guest/catalog';
-import { startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { startTestRuntime, type TestRuntime } from '../support/test-app.ts';
 import { runIndexerCli } from '../support/indexer-cli.ts';
 
 describe('indexer CLI (as an operator runs it)', () => {

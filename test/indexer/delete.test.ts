@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '@guest/config';
 import { aliasName } from '@guest/catalog';
 import { createLogger, ensureIndices, importCatalogText, startOutboxWorker, type OutboxWorker } from '@guest/indexer';
-import { startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { startTestRuntime, type TestRuntime } from '../support/test-app.ts';
 import { runIndexerCli } from '../support/indexer-cli.ts';
 
 describe('deleting catalog records (`indexer catalog delete <listing|event> <external_id>`)', () => {

@@ -3,7 +3,7 @@ import { fixedClock } from '@guest/runtime';
 import { aliasName, catalogRecord } from '@guest/catalog';
 import { createLogger, parseCatalogNdjson, reindexAll, verifyIndex } from '@guest/indexer';
 import { demoNdjsonLines, loadDemoCatalog } from '../../indexer/src/demo/load-demo.ts';
-import { startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { startTestRuntime, type TestRuntime } from '../support/test-app.ts';
 
 const opts = { listings: 400, events: 40, seed: 7, today: '2026-11-21' };
 

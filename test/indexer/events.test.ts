@@ -14,7 +14,7 @@ import {
   rollEventHorizon,
   verifyIndex,
 } from '@guest/indexer';
-import { startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { startTestRuntime, type TestRuntime } from '../support/test-app.ts';
 
 const fixture = (name: string) => readFile(path.join(repoRoot, 'test/fixtures/catalog', name), 'utf8');
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '@guest/config';
 import { CatalogImportError, importCatalogText } from '@guest/indexer';
-import { startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { startTestRuntime, type TestRuntime } from '../support/test-app.ts';
 
 const fixture = (name: string) => readFile(path.join(repoRoot, 'test/fixtures/catalog', name), 'utf8');
 

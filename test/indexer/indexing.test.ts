@@ -19,7 +19,7 @@ import {
   verifyIndex,
 } from '@guest/indexer';
 import { runBulk } from '../../indexer/src/engine/bulk.ts';
-import { startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { startTestRuntime, type TestRuntime } from '../support/test-app.ts';
 
 const fixture = (name: string) => readFile(path.join(repoRoot, 'test/fixtures/catalog', name), 'utf8');
 const TEXT_FIELDS = ['title.*', 'description.*', 'place_names.*', 'venue.name.*', 'text_all'];

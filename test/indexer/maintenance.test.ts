@@ -16,7 +16,7 @@ import {
   startMaintenance,
   type Maintenance,
 } from '@guest/indexer';
-import { startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { startTestRuntime, type TestRuntime } from '../support/test-app.ts';
 import { eventually, StopWaiting } from '../support/eventually.ts';
 
 /** Sends one job to a maintenance queue, as the schedule does, and waits until a worker finished it. */

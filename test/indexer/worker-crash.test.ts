@@ -10,7 +10,7 @@ import {
   verifyIndex,
 } from '@guest/indexer';
 import { demoNdjsonLines } from '../../indexer/src/demo/load-demo.ts';
-import { startTestRuntime, type TestRuntime } from '../support/test-runtime.ts';
+import { startTestRuntime, type TestRuntime } from '../support/test-app.ts';
 import { spawnIndexerCli } from '../support/indexer-cli.ts';
 import { eventually } from '../support/eventually.ts';
 

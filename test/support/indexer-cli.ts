@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { repoRoot } from '@guest/config';
-import type { TestRuntime } from './test-runtime.ts';
+import type { TestRuntime } from './test-app.ts';
 
 /** The indexer CLI as an operator starts it, on this test's own database, index prefix and Redis prefix. */
 export function spawnIndexerCli(

@@ -1,55 +1,60 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { cloneTemplate, dropDatabase } from './test-database.ts';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig, type Config } from '@guest/config';
+import type pg from 'pg';
+import type { Config } from '@guest/config';
 import { createRuntime, type Clock, type Runtime } from '@guest/runtime';
 import { createServer, type AppPlugin } from '@guest/http-kit';
+import { createIsolatedEnv, discardIsolatedEnv, type ConfigOverrides } from './isolated-env.ts';
 
-export interface TestApp {
-  url: string;
-  app: FastifyInstance;
+/** A Runtime (config, database, Redis, search, storage, clock) in an isolated environment of its own. */
+export interface TestRuntime {
   runtime: Runtime;
   config: Config;
   /** Raw SQL on this test's own database. */
   sql: pg.Pool;
+  /** Closes the runtime, then the environment (its database is dropped or kept when the file ends). */
   close(): Promise<void>;
+}
+
+export interface TestApp extends TestRuntime {
+  url: string;
+  app: FastifyInstance;
 }
 
 export interface TestAppOptions {
   apps: AppPlugin[];
-  config?: Partial<Record<keyof Config, string | number | boolean>>;
+  config?: ConfigOverrides;
   clock?: Clock;
 }
 
 /**
+ * A Runtime without HTTP (indexer, CLI-level tests), isolated like `startTestApp`: its own
+ * database cloned from the migrated template, its own Redis key prefix and index prefix.
+ */
+export async function startTestRuntime(opts: { config?: ConfigOverrides; clock?: Clock } = {}): Promise<TestRuntime> {
+  const env = await createIsolatedEnv({ config: opts.config });
+  const runtime = createRuntime(env.config, opts.clock ? { clock: opts.clock } : {});
+  let closing: Promise<void> | undefined;
+  return {
+    runtime,
+    config: env.config,
+    sql: env.sql,
+    close: () =>
+      (closing ??= (async () => {
+        await runtime.close();
+        await env.close();
+      })()),
+  };
+}
+
+/**
  * Starts the real server on a random port against real Postgres, Redis and OpenSearch, isolated
- * from every other test file: its own database (cloned from the migrated template), its own Redis
- * key prefix, its own index prefix, its own file and mail directories.
+ * from every other test file (test/support/isolated-env.ts): its own database (cloned from the
+ * migrated template), its own Redis key prefix, its own index prefix, its own file and mail
+ * directories.
  */
 export async function startTestApp(opts: TestAppOptions): Promise<TestApp> {
-  const id = `${process.pid}_${randomBytes(4).toString('hex')}`;
-  const base = loadConfig({ ...process.env, APP_ENV: 'test' });
-  const dbName = `guest_test_${id}`;
-  const databaseUrl = await cloneTemplate(base.DATABASE_URL, dbName);
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'guest-test-'));
-  const config = loadConfig(
-    { ...process.env, APP_ENV: 'test' },
-    {
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: databaseUrl,
-      REDIS_KEY_PREFIX: `test:${id}:`,
-      INDEX_PREFIX: `t${id.replace(/_/g, '-')}`.toLowerCase(),
-      STORAGE_DIR: path.join(dir, 'files'),
-      MAILBOX_DIR: path.join(dir, 'mailbox'),
-      PORT: 0,
-      ...opts.config,
-    },
-  );
-  const runtime = createRuntime(config, opts.clock ? { clock: opts.clock } : {});
+  const env = await createIsolatedEnv({ config: opts.config });
+  const runtime = createRuntime(env.config, opts.clock ? { clock: opts.clock } : {});
   let app: FastifyInstance;
   try {
     app = await createServer({ runtime, apps: opts.apps, version: 'test', logger: false });
@@ -57,41 +62,23 @@ export async function startTestApp(opts: TestAppOptions): Promise<TestApp> {
   } catch (err) {
     // A test that expects the server to refuse to start must not leak its connections.
     await runtime.close();
-    await dropDatabase(base.DATABASE_URL, dbName);
-    await rm(dir, { recursive: true, force: true });
+    await discardIsolatedEnv(env);
     throw err;
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  const sql = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  // pool.end() resolves before its idle connections have closed, and close() then drops the
-  // database WITH (FORCE): such a connection gets 57P01, which an 'error' listener must take, or
-  // it becomes an uncaught exception that fails the whole run.
-  sql.on('error', () => {});
+  let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${port}`,
     app,
     runtime,
-    config,
-    sql,
-    async close() {
-      await app.close();
-      try {
-        const keys = await runtime.redis.keys('*');
-        // ioredis applies keyPrefix to commands but KEYS returns full names: strip it before DEL.
-        if (keys.length) await runtime.redis.del(...keys.map((k) => k.slice(config.REDIS_KEY_PREFIX.length)));
-      } catch {
-        // a test that points the app at an unreachable Redis has nothing to clean up there
-      }
-      // Its indices too (as startTestRuntime does): left behind, every restart of the stack's
-      // OpenSearch (the 3-node resilience suite) would recover them all again.
-      await runtime.search.raw.indices
-        .delete({ index: `${config.INDEX_PREFIX}-*`, ignore_unavailable: true } as never)
-        .catch(() => {});
-      await runtime.close();
-      await sql.end();
-      await dropDatabase(base.DATABASE_URL, dbName);
-      await rm(dir, { recursive: true, force: true });
-    },
+    config: env.config,
+    sql: env.sql,
+    close: () =>
+      (closing ??= (async () => {
+        await app.close();
+        await runtime.close();
+        await env.close();
+      })()),
   };
 }
