@@ -1,16 +1,101 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Four tiers, run in this order by `npm test` (scripts/test.ts), one vitest run each:
+ *
+ * - `unit`: the `*.test.ts` files beside the code. No global setup and no service: they pass with
+ *   every service URL pointing at a closed port. A test that needs Postgres, Redis or OpenSearch
+ *   is not a unit test: it goes under test/.
+ * - `int`: test/**, the apps over HTTP (or the indexer, the CLI) against real Postgres, Redis and
+ *   OpenSearch, each file in its own environment (test/support/isolated-env.ts).
+ * - `e2e`: test/e2e, the apps as clients use them (one base URL, the real entry point).
+ * - `resilience`: test/resilience, suites that stop real services: alone, last, one file at a
+ *   time, the 3-node cluster suite last of all. Only when asked for by name
+ *   (`--project resilience`), so that a plain `vitest` never stops a service.
+ */
+const serviceTier = {
+  globalSetup: ['test/support/global-setup.ts'],
+  setupFiles: ['test/support/file-setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 120_000,
+};
+
+const resilienceAsked = process.argv.some(
+  (a, i, all) => a === '--project=resilience' || (a === '--project' && all[i + 1] === 'resilience'),
+);
+
+/**
+ * vitest's order (by tier, then its own: failed and slow files first), except in the resilience
+ * tier: the suites that restart OpenSearch with another node count (`cluster-*.test.ts`) run after
+ * the single-node ones, which expect the stack as `npm test` leaves it.
+ */
+class TierSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const cluster = (f: TestSpecification) => (/[\\/]cluster-[^\\/]*\.test\.ts$/.test(f.moduleId) ? 1 : 0);
+    const resilience = sorted
+      .filter((f) => f.project.name === 'resilience')
+      .sort((a, b) => cluster(a) - cluster(b) || a.moduleId.localeCompare(b.moduleId));
+    let next = 0;
+    return sorted.map((f) => (f.project.name === 'resilience' ? resilience[next++]! : f));
+  }
+}
 
 export default defineConfig({
   test: {
-    include: ['apps/*/src/**/*.test.ts', 'libs/*/src/**/*.test.ts', 'indexer/src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', 'test/relevance/**', 'test/resilience/**'],
-    globalSetup: ['test/support/global-setup.ts'],
-    setupFiles: ['test/support/file-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
     pool: 'forks',
     // Two cores, shared with Postgres and OpenSearch: more workers only add contention.
     maxWorkers: 2,
+    env: { APP_ENV: 'test' },
     reporters: ['default'],
+    sequence: { sequencer: TierSequencer },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['apps/*/src/**/*.test.ts', 'libs/*/src/**/*.test.ts', 'indexer/src/**/*.test.ts'],
+          testTimeout: 10_000,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'int',
+          include: ['test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', 'test/e2e/**', 'test/resilience/**', 'test/relevance/**'],
+          ...serviceTier,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          ...serviceTier,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      ...(resilienceAsked
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'resilience',
+                include: ['test/resilience/**/*.test.ts'],
+                ...serviceTier,
+                testTimeout: 300_000,
+                hookTimeout: 300_000,
+                maxWorkers: 1,
+                fileParallelism: false,
+                sequence: { groupOrder: 3 },
+              },
+            },
+          ]
+        : []),
+    ],
   },
 });

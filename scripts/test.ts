@@ -1,23 +1,69 @@
 import { spawnSync } from 'node:child_process';
+import pg from 'pg';
+import { loadConfig } from '@guest/config';
 import { ensureStack, runningCluster } from './stack/index.ts';
 
 /**
- * `npm test`: brings the real services up (or finds them up), runs every suite, then the
- * resilience suites that stop a service (alone, last; the 3-node cluster suite last of all, see
- * vitest.resilience.config.ts). Arguments go to vitest and skip the resilience run:
- * `npm test -- test/auth`.
+ * `npm test`: brings the real services up (or finds them up), then runs the four test tiers of
+ * vitest.config.ts in order, one vitest run each, and stops at the first that fails:
+ *
+ *   unit        beside the code, no services          npm run test:unit
+ *   int         test/**, real services                npm run test:int
+ *   e2e         test/e2e                              npm run test:e2e
+ *   resilience  test/resilience: stops services,      npm run test:resilience
+ *               alone and last (the 3-node cluster suite last of all)
+ *
+ * `tsx scripts/test.ts <tier> [vitest arguments]` runs one tier (`npm run test:int -- test/write-api/auth`);
+ * `npm test -- <vitest arguments>` runs unit, int and e2e with them, without resilience.
+ * `tsx scripts/test.ts drop-kept` drops the databases kept for failed test files.
  */
-await ensureStack();
-const args = process.argv.slice(2);
-const env = { ...process.env, APP_ENV: 'test' };
-const vitest = (extra: string[]) =>
-  spawnSync('npx', ['vitest', 'run', ...extra], { stdio: 'inherit', env }).status ?? 1;
+const TIERS = ['unit', 'int', 'e2e', 'resilience'] as const;
+type Tier = (typeof TIERS)[number];
 
-const main = vitest(args);
-if (main !== 0 || args.length > 0) process.exit(main);
-const nodes = runningCluster()?.nodes;
-const resilience = vitest(['--config', 'vitest.resilience.config.ts']);
-// The cluster suite puts back the node count it found; should it have died half-way, do it here,
-// so that `npm test` never leaves a developer with another cluster than they had.
-if (nodes !== undefined && runningCluster()?.nodes !== nodes) await ensureStack({ nodes });
-process.exit(resilience);
+const [first, ...rest] = process.argv.slice(2);
+if (first === 'drop-kept') {
+  await dropKept();
+  process.exit(0);
+}
+
+await ensureStack();
+const env = { ...process.env, APP_ENV: 'test' };
+const vitest = (args: string[]) => spawnSync('npx', ['vitest', 'run', ...args], { stdio: 'inherit', env }).status ?? 1;
+
+if (TIERS.includes(first as Tier)) process.exit(await runTier(first as Tier, rest));
+if (first !== undefined)
+  process.exit(vitest(['--project', 'unit', '--project', 'int', '--project', 'e2e', first, ...rest]));
+for (const tier of TIERS) {
+  const status = await runTier(tier, []);
+  if (status !== 0) process.exit(status);
+}
+
+async function runTier(tier: Tier, args: string[]): Promise<number> {
+  if (tier !== 'resilience') return vitest(['--project', tier, ...args]);
+  const nodes = runningCluster()?.nodes;
+  const status = vitest(['--project', 'resilience', ...args]);
+  // The cluster suite puts back the node count it found; should it have died half-way, do it
+  // here, so that `npm test` never leaves a developer with another cluster than they had.
+  if (nodes !== undefined && runningCluster()?.nodes !== nodes) await ensureStack({ nodes });
+  return status;
+}
+
+/** Databases of failed test files are kept (`guest_kept_…`, test/support/isolated-env.ts) until this. */
+async function dropKept(): Promise<void> {
+  const url = new URL(loadConfig({ ...process.env, APP_ENV: 'test' }).DATABASE_URL);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>(
+      `select datname from pg_database where datname like 'guest\\_kept\\_%' order by 1`,
+    );
+    for (const { datname } of rows) {
+      await client.query(`drop database if exists "${datname}" with (force)`);
+      console.log(`dropped ${datname}`);
+    }
+    if (!rows.length) console.log('no kept test database');
+  } finally {
+    await client.end();
+  }
+}
