@@ -16,7 +16,7 @@ import { allPages, FIXTURES, loadCatalog, search } from '../read-api/search/supp
  * /health and the indexer worker go on; it starts again and the cluster is green once more.
  *
  * The stack's OpenSearch is restarted with 3 nodes (one JVM), and restarted with the node count
- * it had before at the end, so it runs alone and last (vitest.resilience.config.ts, scripts/test.ts).
+ * it had before at the end, so it runs alone and last (resilience tier: vitest.config.ts, scripts/test.ts).
  *
  * The app talks to one node (OPENSEARCH_URL, the first); it stays up, since the client knows no
  * other node. An index template keeps every shard copy of this suite's indices off that node, so
