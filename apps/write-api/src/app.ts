@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppPlugin } from '@guest/http-kit';
 import { createJobs } from '@guest/jobs';
 import { mailQueueSpec, startMailWorker, transportFromConfig } from '@guest/mail';
-import { createAccountsContext, type RouteOptions } from './accounts/context.ts';
+import { createWriteServices, type WriteRouteOptions } from './services.ts';
+import type { WriteDeps } from './deps.ts';
 import { passwordResetQueueSpec, startPasswordResetWorker } from './accounts/password-reset-job.ts';
 import emailAvailability from './routes/v1/auth/email-availability.ts';
 import captcha from './routes/v1/auth/captcha.ts';
@@ -41,23 +42,34 @@ import assistantRead from './routes/v1/assistant/read.ts';
  * Route modules live under `routes/` in folders that mirror their URL paths.
  */
 async function writeApiPlugin(app: FastifyInstance): Promise<void> {
-  const { config, database } = app.runtime;
+  const { config, database, redis, storage, clock } = app.runtime;
 
   // Mail leaves through the outbox and a pg-boss queue; the queue must exist before any
   // request can send to it.
   const jobs = createJobs({ connectionString: config.DATABASE_URL, schema: config.JOBS_SCHEMA });
   await jobs.start([mailQueueSpec, passwordResetQueueSpec]);
   const transport = transportFromConfig(config);
+  const deps: WriteDeps = {
+    config,
+    database,
+    redis,
+    storage,
+    clock,
+    jobs,
+    cursors: app.cursors,
+    rateLimiter: app.rateLimiter,
+    log: app.log,
+  };
   if (config.MAIL_WORKER) {
     await startMailWorker(jobs, database.db, transport);
-    await startPasswordResetWorker(app, jobs);
+    await startPasswordResetWorker(deps);
   }
   app.addHook('onClose', async () => {
     await jobs.stop();
     await transport.close();
   });
 
-  const opts: RouteOptions = { ctx: createAccountsContext(app, jobs) };
+  const opts: WriteRouteOptions = { services: createWriteServices(deps) };
   for (const route of [
     emailAvailability,
     captcha,

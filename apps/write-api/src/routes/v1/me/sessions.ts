@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { describeCodes, errorResponses, errors, MessageResponse } from '@guest/http-kit';
+import { describeCodes, errorResponses, MessageResponse } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { SessionList } from '../../../accounts/schemas.ts';
-import { listSessions } from '../../../accounts/session-list.ts';
-import { announceClosed, closeSessions } from '../../../accounts/sessions.ts';
+import type { WriteRouteOptions } from '../../../services.ts';
 
-export default async function meSessions(app: FastifyInstance) {
+export default async function meSessions(app: FastifyInstance, { services }: WriteRouteOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/v1/me/sessions',
@@ -21,7 +20,7 @@ export default async function meSessions(app: FastifyInstance) {
         response: { 200: SessionList, ...errorResponses(401, 429, 500) },
       },
     },
-    async (req) => listSessions(app.runtime.database.db, authOf(req)),
+    async (req) => services.auth.sessions.list(authOf(req)),
   );
 
   r.delete(
@@ -40,15 +39,7 @@ export default async function meSessions(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const auth = authOf(req);
-      const closed = await closeSessions(
-        app.runtime.database.db,
-        auth.accountId,
-        { only: req.params.session_id },
-        'revoked',
-      );
-      if (!closed.length) throw errors.notFound('No such open session of yours.');
-      await announceClosed(app, auth.accountId, closed);
+      await services.auth.sessions.revoke(authOf(req), req.params.session_id);
       return { ok: true, message: 'Session ended.' };
     },
   );
