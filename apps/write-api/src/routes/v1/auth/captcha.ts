@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
-import { CaptchaResponse } from '../../../accounts/schemas.ts';
+import { CaptchaResponse } from '../../../auth/schemas.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
 
 export default async function captcha(app: FastifyInstance, { services }: WriteRouteOptions) {

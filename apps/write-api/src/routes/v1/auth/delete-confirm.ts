@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses, MessageResponse } from '@guest/http-kit';
-import { ConfirmEmailRequest } from '../../../accounts/schemas.ts';
+import { ConfirmEmailRequest } from '../../../auth/schemas.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
 
 export default async function deleteConfirm(app: FastifyInstance, { services }: WriteRouteOptions) {

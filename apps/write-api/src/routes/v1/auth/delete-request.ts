@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
-import { DeleteRequest, EmptyBody } from '../../../accounts/schemas.ts';
+import { DeleteRequest, EmptyBody } from '../../../auth/schemas.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
 
 export default async function deleteRequest(app: FastifyInstance, { services }: WriteRouteOptions) {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
-import { EmailAvailabilityQuery, EmailAvailabilityResponse } from '../../../accounts/schemas.ts';
+import { EmailAvailabilityQuery, EmailAvailabilityResponse } from '../../../auth/schemas.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
 
 export default async function emailAvailability(app: FastifyInstance, { services }: WriteRouteOptions) {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
-import { LoginRequest, TokenPairResponse } from '../../../accounts/schemas.ts';
-import { clientMeta } from '../../../accounts/client-meta.ts';
+import { LoginRequest, TokenPairResponse } from '../../../auth/schemas.ts';
+import { clientMeta } from '../../../auth/client-meta.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
 
 export default async function login(app: FastifyInstance, { services }: WriteRouteOptions) {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
-import { RegisterRequest, TokenPairResponse } from '../../../accounts/schemas.ts';
-import { clientMeta } from '../../../accounts/client-meta.ts';
+import { RegisterRequest, TokenPairResponse } from '../../../auth/schemas.ts';
+import { clientMeta } from '../../../auth/client-meta.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
 
 export default async function register(app: FastifyInstance, { services }: WriteRouteOptions) {

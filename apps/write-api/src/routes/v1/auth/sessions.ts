@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
-import { SessionList } from '../../../accounts/schemas.ts';
+import { SessionList } from '../../../auth/schemas.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
 
 export default async function sessions(app: FastifyInstance, { services }: WriteRouteOptions) {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses, MessageResponse } from '@guest/http-kit';
-import { PasswordResetConfirm } from '../../../../accounts/schemas.ts';
+import { PasswordResetConfirm } from '../../../../auth/schemas.ts';
 import type { WriteRouteOptions } from '../../../../services.ts';
 
 export default async function passwordResetConfirm(app: FastifyInstance, { services }: WriteRouteOptions) {

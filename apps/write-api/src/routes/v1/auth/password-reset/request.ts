@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
-import { EmptyBody, PasswordResetRequest } from '../../../../accounts/schemas.ts';
+import { EmptyBody, PasswordResetRequest } from '../../../../auth/schemas.ts';
 import type { WriteRouteOptions } from '../../../../services.ts';
 
 export default async function passwordResetRequest(app: FastifyInstance, { services }: WriteRouteOptions) {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses, MessageResponse } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
-import { PasswordChangeRequest } from '../../../../accounts/schemas.ts';
+import { PasswordChangeRequest } from '../../../../auth/schemas.ts';
 import type { WriteRouteOptions } from '../../../../services.ts';
 
 export default async function passwordChange(app: FastifyInstance, { services }: WriteRouteOptions) {

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { and, eq, ne, sql } from 'drizzle-orm';
-import { schema } from '@guest/db';
+import { schema, type DbTx } from '@guest/db';
 import { errors } from '@guest/http-kit';
 import { hashPassword, passwordProblem, PASSWORD_PROBLEM_MESSAGES, type AuthContext } from '@guest/auth';
-import { inTransaction, type JobDb, type Tx } from '@guest/jobs';
+import { inTransaction, type JobDb } from '@guest/jobs';
 import { enqueueMail } from '@guest/mail';
 import type { WriteDeps } from '../deps.ts';
 import { Email, type RegisterRequest } from './schemas.ts';
@@ -29,7 +29,7 @@ export function createRegistration(deps: RegistrationDeps, policy: SignInPolicy)
 
   /** Mails a fresh confirmation link in the caller's transaction; earlier links stop working. */
   async function mailConfirmation(
-    dbTx: Tx,
+    dbTx: DbTx,
     jobDb: JobDb,
     account: { id: string; email: string; firstName: string },
   ): Promise<void> {

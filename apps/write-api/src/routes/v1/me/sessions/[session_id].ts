@@ -1,29 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { describeCodes, errorResponses, MessageResponse } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
-import { SessionList } from '../../../accounts/schemas.ts';
-import type { WriteRouteOptions } from '../../../services.ts';
+import { SessionIdParams } from '../../../../auth/schemas.ts';
+import type { WriteRouteOptions } from '../../../../services.ts';
 
-export default async function meSessions(app: FastifyInstance, { services }: WriteRouteOptions) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get(
-    '/v1/me/sessions',
-    {
-      onRequest: requireAuth(),
-      schema: {
-        tags: ['me'],
-        summary: 'Open sessions of the account',
-        description: `Same list as \`GET /v1/auth/sessions\`. Errors: ${describeCodes('unauthorized', 'rate_limited')}.`,
-        security: bearerSecurity,
-        response: { 200: SessionList, ...errorResponses(401, 429, 500) },
-      },
-    },
-    async (req) => services.auth.sessions.list(authOf(req)),
-  );
-
-  r.delete(
+export default async function meSession(app: FastifyInstance, { services }: WriteRouteOptions) {
+  app.withTypeProvider<ZodTypeProvider>().delete(
     '/v1/me/sessions/:session_id',
     {
       onRequest: requireAuth(),
@@ -34,7 +17,7 @@ export default async function meSessions(app: FastifyInstance, { services }: Wri
           "Ends it at once. A session of someone else, an unknown or an already closed one is 404 `not_found`. Ending the caller's own " +
           `current session signs it out like logout. Errors: ${describeCodes('validation_error', 'unauthorized', 'not_found', 'rate_limited')}.`,
         security: bearerSecurity,
-        params: z.object({ session_id: z.uuid() }),
+        params: SessionIdParams,
         response: { 200: MessageResponse, ...errorResponses(400, 401, 404, 429, 500) },
       },
     },

@@ -1,7 +1,6 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { schema, type Db } from '@guest/db';
-import type { Tx } from '@guest/jobs';
+import { schema, type DbOrTx } from '@guest/db';
 import { hashToken, randomToken, signAccessToken } from '@guest/auth';
 import { publishToAccount } from '@guest/realtime/bus';
 import type { WriteDeps } from '../deps.ts';
@@ -18,7 +17,7 @@ export type TokenPair = z.input<typeof TokenPairResponse>;
 
 /** Opens a session; the refresh token exists only in the answer, the table keeps its hash. */
 export async function openSession(
-  db: Db | Tx,
+  db: DbOrTx,
   config: Pick<WriteDeps['config'], 'SESSION_IDLE_TTL_D' | 'SESSION_ABSOLUTE_TTL_D'>,
   accountId: string,
   meta: ClientMeta,
@@ -107,7 +106,7 @@ export type CloseScope = { only: string } | { allExcept: string } | 'all';
 
 /** Closes open sessions of an account and returns the ids it closed. */
 export async function closeSessions(
-  db: Db | Tx,
+  db: DbOrTx,
   accountId: string,
   scope: CloseScope,
   reason: string,
