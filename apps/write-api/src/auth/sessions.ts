@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { schema, type DbOrTx } from '@guest/db';
 import { hashToken, randomToken, signAccessToken } from '@guest/auth';
-import { publishToAccount } from '@guest/realtime/bus';
+import { publishToAccount } from '@guest/realtime-bus';
 import type { WriteDeps } from '../deps.ts';
 import type { TokenPairResponse } from './schemas.ts';
 

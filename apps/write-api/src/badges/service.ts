@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { errors } from '@guest/http-kit';
-import { publishToAccount } from '@guest/realtime/bus';
+import { publishToAccount } from '@guest/realtime-bus';
 import type { WriteDeps } from '../deps.ts';
 import type { Badges } from './schemas.ts';
 
