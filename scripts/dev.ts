@@ -1,9 +1,8 @@
 import { loadConfigOrExit } from '@guest/config';
 import { ensureDatabaseExists, runMigrations } from '@guest/db';
 import { createRuntime } from '@guest/runtime';
-import { createLogger, startMaintenance, startOutboxWorker } from '@guest/indexer';
-import { loadDemoCatalog } from '../indexer/src/demo/load-demo.ts';
-import { DEMO_ACCOUNT, ensureDemoAccount } from '../apps/write-api/src/transactions/demo-account.ts';
+import { createLogger, loadDemoCatalog, startMaintenance, startOutboxWorker } from '@guest/indexer';
+import { DEMO_ACCOUNT, ensureDemoAccount } from '@guest/write-api/demo';
 import { runAll } from '@guest/server/run-all';
 import { ensureStack } from './stack/index.ts';
 

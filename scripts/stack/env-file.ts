@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { dataDir, ensureDir } from './util.ts';
+import { readEnvFile, stackEnvFile } from '@guest/config';
+import { ensureDir } from './util.ts';
 
 /** `.data/stack.env`: the URLs that the last `stack up` found or started (read by libs/config). */
-export const stackEnvPath = path.join(dataDir, 'stack.env');
+export const stackEnvPath = stackEnvFile();
 
 export interface StackUrls {
   databaseUrl: string;
@@ -13,7 +14,7 @@ export interface StackUrls {
   opensearchUrls: string[];
 }
 
-/** Plain `KEY=value` lines, no quoting (values are URLs). */
+/** Plain `KEY=value` lines, no quoting (values are URLs): the format `readEnvFile` reads. */
 export function writeStackEnv(urls: StackUrls, file = stackEnvPath): void {
   ensureDir(path.dirname(file));
   const lines = [
@@ -28,14 +29,7 @@ export function writeStackEnv(urls: StackUrls, file = stackEnvPath): void {
   renameSync(tmp, file); // readers never see a half-written file
 }
 
+/** What the stack file holds now, parsed as libs/config parses it when a process starts. */
 export function readStackEnv(file = stackEnvPath): Record<string, string> {
-  if (!existsSync(file)) return {};
-  const out: Record<string, string> = {};
-  for (const raw of readFileSync(file, 'utf8').split('\n')) {
-    const l = raw.trim();
-    if (!l || l.startsWith('#')) continue;
-    const eq = l.indexOf('=');
-    if (eq > 0) out[l.slice(0, eq).trim()] = l.slice(eq + 1).trim();
-  }
-  return out;
+  return readEnvFile(file);
 }

@@ -2,9 +2,9 @@ import uWS from 'uWebSockets.js';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '@guest/config';
-import { accountChannel, type SocketMessage } from './bus.ts';
+import { accountChannel, type SocketMessage } from '@guest/realtime-bus';
 
-export { publishToAccount, accountChannel, type SocketMessage } from './bus.ts';
+export { publishToAccount, accountChannel, type SocketMessage } from '@guest/realtime-bus';
 
 export interface SocketIdentity {
   accountId: string;

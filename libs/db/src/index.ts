@@ -7,6 +7,10 @@ import * as schema from './schema/index.ts';
 
 export { schema };
 export type Db = NodePgDatabase<typeof schema>;
+/** An open database transaction (the `dbTx` of `db.transaction(async (dbTx) => …)`). */
+export type DbTx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Where a statement may run: the pool, or an open transaction. */
+export type DbOrTx = Db | DbTx;
 export const migrationsFolder = path.join(repoRoot, 'migrations');
 
 // Postgres `date` and `int8` come back as strings by default: dates stay strings (they are

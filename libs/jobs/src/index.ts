@@ -1,13 +1,11 @@
 import PgBoss from 'pg-boss';
 import { drizzle } from 'drizzle-orm/node-postgres';
-import { schema, type Database, type Db } from '@guest/db';
+import { schema, type Database, type DbTx } from '@guest/db';
 
 export type { PgBoss };
 export type Job<T> = PgBoss.Job<T>;
 /** What `send` runs its insert on: pg-boss' own pool, or an open transaction (`inTransaction`). */
 export type JobDb = PgBoss.Db;
-/** A drizzle transaction on the project's schema. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface QueueSpec {
   name: string;
@@ -100,12 +98,12 @@ export function sendInTransaction(
  * Runs `fn` in one Postgres transaction and hands it a `JobDb` on the same connection, so a job
  * sent with `{ db: jobDb }` exists exactly when the transaction's writes commit.
  */
-export async function inTransaction<T>(database: Database, fn: (tx: Tx, jobDb: JobDb) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(database: Database, fn: (dbTx: DbTx, jobDb: JobDb) => Promise<T>): Promise<T> {
   const client = await database.pool.connect();
   try {
     const db = drizzle(client, { schema });
     const jobDb: JobDb = { executeSql: (text, values) => client.query(text, values) };
-    return await db.transaction((tx) => fn(tx, jobDb));
+    return await db.transaction((dbTx) => fn(dbTx, jobDb));
   } finally {
     client.release();
   }

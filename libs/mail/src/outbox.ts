@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import { schema, type Db } from '@guest/db';
-import type { Jobs, JobDb, Tx } from '@guest/jobs';
+import { schema, type Db, type DbTx } from '@guest/db';
+import type { Jobs, JobDb } from '@guest/jobs';
 import type { MailTransport } from './transport.ts';
 
 const { mailOutbox } = schema;
@@ -25,8 +25,8 @@ export interface NewMail {
  * Writes the message to the outbox and queues its delivery in the caller's transaction: both
  * exist if and only if the change that caused the mail commits.
  */
-export async function enqueueMail(tx: Tx, jobDb: JobDb, jobs: Jobs, mail: NewMail): Promise<string> {
-  const [row] = await tx
+export async function enqueueMail(dbTx: DbTx, jobDb: JobDb, jobs: Jobs, mail: NewMail): Promise<string> {
+  const [row] = await dbTx
     .insert(mailOutbox)
     .values({ to: mail.to, subject: mail.subject, text: mail.text, accountId: mail.accountId ?? null })
     .returning({ id: mailOutbox.id });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../support/test-app.ts';
 import { http } from '../../support/http.ts';
-import { seedDemoTransactions } from '../../../apps/write-api/src/transactions/seed.ts';
+import { seedDemoTransactions } from '@guest/write-api/demo';
 import { login, waitForMail } from '../auth/support.ts';
 import { signedIn, startProfileApp } from './support.ts';
 import { jpegWithGps } from './images.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ACCOUNT, ensureDemoAccount } from '../../../apps/write-api/src/transactions/demo-account.ts';
+import { DEMO_ACCOUNT, ensureDemoAccount } from '@guest/write-api/demo';
 import type { TestApp } from '../../support/test-app.ts';
 import { http } from '../../support/http.ts';
 import { startProfileApp } from './support.ts';

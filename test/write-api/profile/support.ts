@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { accountChannel, type SocketMessage } from '@guest/realtime/bus';
+import { accountChannel, type SocketMessage } from '@guest/realtime-bus';
 import type { TestApp } from '../../support/test-app.ts';
 import { confirmEmail, register, startAuthApp, type Registered } from '../auth/support.ts';
 

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoTransactions } from '../../../apps/write-api/src/transactions/seed.ts';
+import { seedDemoTransactions } from '@guest/write-api/demo';
 import type { TestApp } from '../../support/test-app.ts';
 import { expectEnvelope, http } from '../../support/http.ts';
 import { signedIn, startProfileApp, type Guest } from './support.ts';

@@ -1,10 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
-import { schema, type Db } from '@guest/db';
+import { schema, type Db, type DbOrTx } from '@guest/db';
 import type { FileStorage } from '@guest/storage';
 import { errors } from '@guest/http-kit';
 import type { ProcessedImage } from './image.ts';
-import { ensureProfile, type DbOrTx } from '../profile/service.ts';
+import { ensureProfile } from '../profile/store.ts';
 
 const { mediaFiles, mediaTickets, profiles } = schema;
 
@@ -21,9 +21,9 @@ async function findFile(db: Db, mediaId: string): Promise<MediaFile | undefined>
 }
 
 /** Avatar changes of one account take turns, so two racing uploads cannot both stay live. */
-async function lockProfile(tx: DbOrTx, accountId: string): Promise<void> {
-  await ensureProfile(tx, accountId);
-  await tx.execute(sql`select 1 from profiles where account_id = ${accountId} for update`);
+async function lockProfile(dbTx: DbOrTx, accountId: string): Promise<void> {
+  await ensureProfile(dbTx, accountId);
+  await dbTx.execute(sql`select 1 from profiles where account_id = ${accountId} for update`);
 }
 
 /**
@@ -42,16 +42,16 @@ export async function replaceAvatar(
   await storage.put(key, image.data);
   let oldKeys: string[];
   try {
-    oldKeys = await db.transaction(async (tx) => {
-      await lockProfile(tx, accountId);
-      const old = await tx
+    oldKeys = await db.transaction(async (dbTx) => {
+      await lockProfile(dbTx, accountId);
+      const old = await dbTx
         .update(mediaFiles)
         .set({ deletedAt: sql`now()` })
         .where(
           and(eq(mediaFiles.ownerAccountId, accountId), eq(mediaFiles.purpose, 'avatar'), isNull(mediaFiles.deletedAt)),
         )
         .returning({ key: mediaFiles.storageKey });
-      await tx.insert(mediaFiles).values({
+      await dbTx.insert(mediaFiles).values({
         id,
         ownerAccountId: accountId,
         purpose: 'avatar',
@@ -61,7 +61,7 @@ export async function replaceAvatar(
         width: image.width,
         height: image.height,
       });
-      await tx
+      await dbTx
         .update(profiles)
         .set({ avatarMediaId: id, updatedAt: sql`now()` })
         .where(eq(profiles.accountId, accountId));
@@ -77,13 +77,13 @@ export async function replaceAvatar(
 
 /** Removes the avatar (idempotent): the profile points nowhere, the file is deleted. */
 export async function removeAvatar(db: Db, storage: FileStorage, accountId: string): Promise<void> {
-  const keys = await db.transaction(async (tx) => {
-    await lockProfile(tx, accountId);
-    await tx
+  const keys = await db.transaction(async (dbTx) => {
+    await lockProfile(dbTx, accountId);
+    await dbTx
       .update(profiles)
       .set({ avatarMediaId: null, updatedAt: sql`now()` })
       .where(eq(profiles.accountId, accountId));
-    const old = await tx
+    const old = await dbTx
       .update(mediaFiles)
       .set({ deletedAt: sql`now()` })
       .where(

@@ -1,8 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { schema, type Db } from '@guest/db';
 import { AppError } from '@guest/http-kit';
+import type { WriteDeps } from '../deps.ts';
 import { prefGroups, unknownPrefCodes, type PrefChannel, type PrefGroupView } from './registry.ts';
-import { ensureProfile } from '../profile/service.ts';
+import { ensureProfile } from '../profile/store.ts';
 
 const { accounts, profiles } = schema;
 
@@ -11,7 +12,12 @@ export interface PrefsView {
   groups: PrefGroupView[];
 }
 
-export async function readPrefs(db: Db, accountId: string, channel: PrefChannel): Promise<PrefsView> {
+export interface PrefsUpdate {
+  prefs?: Record<string, boolean>;
+  enabled?: boolean | null;
+}
+
+async function readPrefs(db: Db, accountId: string, channel: PrefChannel): Promise<PrefsView> {
   const [row] = await db
     .select({ optIn: accounts.marketingOptIn, p: profiles })
     .from(accounts)
@@ -26,12 +32,7 @@ export async function readPrefs(db: Db, accountId: string, channel: PrefChannel)
  * Stores the named codes (all or nothing: one unknown code refuses the whole update with
  * `email_pref_unknown` / `push_pref_unknown` naming it) and, for push, the master switch.
  */
-export async function writePrefs(
-  db: Db,
-  accountId: string,
-  channel: PrefChannel,
-  update: { prefs?: Record<string, boolean>; enabled?: boolean | null },
-): Promise<void> {
+async function writePrefs(db: Db, accountId: string, channel: PrefChannel, update: PrefsUpdate): Promise<void> {
   const prefs = update.prefs ?? {};
   const unknown = unknownPrefCodes(channel, prefs);
   if (unknown.length) {
@@ -50,3 +51,20 @@ export async function writePrefs(
   await ensureProfile(db, accountId);
   await db.update(profiles).set(set).where(eq(profiles.accountId, accountId));
 }
+
+/** Email and push preferences (`/v1/me/email-prefs`, `/v1/me/push-prefs`). */
+export function createPrefsService({ database }: Pick<WriteDeps, 'database'>) {
+  const { db } = database;
+  return {
+    /** The channel's preferences; codes never touched show the registry defaults. */
+    get: (accountId: string, channel: PrefChannel): Promise<PrefsView> => readPrefs(db, accountId, channel),
+
+    /** Sets what `update` names and answers the preferences as they are now. */
+    async update(accountId: string, channel: PrefChannel, update: PrefsUpdate): Promise<PrefsView> {
+      await writePrefs(db, accountId, channel, update);
+      return readPrefs(db, accountId, channel);
+    },
+  };
+}
+
+export type PrefsService = ReturnType<typeof createPrefsService>;

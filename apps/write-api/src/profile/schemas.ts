@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACCOUNT_STATUSES, RESTRICTION_KINDS, VERIFICATION_STATUSES } from '@guest/db/schema';
+import { ACCOUNT_STATUSES, RESTRICTION_KINDS, SEARCH_FILTER_SECTIONS, VERIFICATION_STATUSES } from '@guest/db/schema';
 import { GENDERS } from './rules.ts';
 
 /** DESIGN "OwnRestriction": an active restriction of the caller's own account. */
@@ -90,14 +90,33 @@ export const ProfileUpdateRequest = z
 
 export type ProfileUpdate = z.infer<typeof ProfileUpdateRequest>;
 
-export const BadgesResponse = z
-  .object({
-    notifications: z.number().int().meta({ description: 'Unread notifications.' }),
-    messages: z.number().int().meta({ description: "Unread messages across all of the guest's conversations." }),
-    assistant: z.number().int().meta({ description: 'Assistant messages the guest has not yet seen.' }),
-  })
-  .meta({ id: 'BadgesResponse' });
-
-export type Badges = z.infer<typeof BadgesResponse>;
-
 export const AvatarResponse = z.object({ avatar_url: z.string() }).meta({ id: 'AvatarResponse' });
+
+const Section = z.record(z.string(), z.unknown()).meta({
+  id: 'SavedSearchSection',
+  description:
+    "The client's own saved filter state for one section (for search sections, typically the search parameters " +
+    'such as `price_min` or `amenities`; for `map_view`, e.g. `lat`, `lon`, `zoom`). Stored and returned as sent.',
+});
+
+export const SearchFiltersResponse = z
+  .object(
+    Object.fromEntries(SEARCH_FILTER_SECTIONS.map((s) => [s, Section])) as Record<
+      (typeof SEARCH_FILTER_SECTIONS)[number],
+      typeof Section
+    >,
+  )
+  .meta({ id: 'SearchFiltersResponse', description: 'Saved filters; a section never saved (or cleared) is `{}`.' });
+
+export const SearchFiltersRequest = z
+  .object(
+    Object.fromEntries(SEARCH_FILTER_SECTIONS.map((s) => [s, Section.nullable().optional()])) as Record<
+      (typeof SEARCH_FILTER_SECTIONS)[number],
+      z.ZodOptional<z.ZodNullable<typeof Section>>
+    >,
+  )
+  .meta({
+    id: 'SearchFiltersRequest',
+    description:
+      'A section present replaces the saved one; `null` clears it; a section absent from the body is left untouched.',
+  });

@@ -1,40 +1,12 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { eq, sql } from 'drizzle-orm';
 import { schema, type Db } from '@guest/db';
 import { SEARCH_FILTER_SECTIONS, type SearchFilterSections } from '@guest/db/schema';
 import { errors } from '@guest/http-kit';
-import { ensureProfile } from './service.ts';
+import { ensureProfile } from './store.ts';
+import type { SearchFiltersRequest, SearchFiltersResponse } from './schemas.ts';
 
 const { profiles } = schema;
-
-const Section = z.record(z.string(), z.unknown()).meta({
-  id: 'SavedSearchSection',
-  description:
-    "The client's own saved filter state for one section (for search sections, typically the search parameters " +
-    'such as `price_min` or `amenities`; for `map_view`, e.g. `lat`, `lon`, `zoom`). Stored and returned as sent.',
-});
-
-export const SearchFiltersResponse = z
-  .object(
-    Object.fromEntries(SEARCH_FILTER_SECTIONS.map((s) => [s, Section])) as Record<
-      (typeof SEARCH_FILTER_SECTIONS)[number],
-      typeof Section
-    >,
-  )
-  .meta({ id: 'SearchFiltersResponse', description: 'Saved filters; a section never saved (or cleared) is `{}`.' });
-
-export const SearchFiltersRequest = z
-  .object(
-    Object.fromEntries(SEARCH_FILTER_SECTIONS.map((s) => [s, Section.nullable().optional()])) as Record<
-      (typeof SEARCH_FILTER_SECTIONS)[number],
-      z.ZodOptional<z.ZodNullable<typeof Section>>
-    >,
-  )
-  .meta({
-    id: 'SearchFiltersRequest',
-    description:
-      'A section present replaces the saved one; `null` clears it; a section absent from the body is left untouched.',
-  });
 
 type Sections = z.infer<typeof SearchFiltersResponse>;
 

@@ -19,9 +19,9 @@ export async function ensureDemoAccount(
   config: Pick<Config, 'ARGON2_MEMORY_KIB' | 'ARGON2_ITERATIONS' | 'ARGON2_PARALLELISM'>,
 ): Promise<{ created: boolean; transactions: number }> {
   const passwordHash = await hashPassword(config, DEMO_ACCOUNT.password);
-  return db.transaction(async (tx) => {
+  return db.transaction(async (dbTx) => {
     const now = new Date();
-    const [account] = await tx
+    const [account] = await dbTx
       .insert(schema.accounts)
       .values({
         email: DEMO_ACCOUNT.email,
@@ -34,7 +34,7 @@ export async function ensureDemoAccount(
       .onConflictDoNothing({ target: schema.accounts.email })
       .returning({ id: schema.accounts.id });
     if (!account) return { created: false, transactions: 0 };
-    const ids = await seedDemoTransactions(tx, account.id, now);
+    const ids = await seedDemoTransactions(dbTx, account.id, now);
     return { created: true, transactions: ids.length };
   });
 }

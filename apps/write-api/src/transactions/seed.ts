@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { schema, type Db } from '@guest/db';
-import type { Tx } from '@guest/jobs';
+import { schema, type DbOrTx } from '@guest/db';
 
 const { transactions } = schema;
 
@@ -14,7 +13,7 @@ const newId = (prefix: 'pay' | 'ref') => `${prefix}_${randomBytes(10).toString('
  * months, one refunded, one failed and one pending, in Thai baht with orders in other currencies.
  * Returns the ids written. Safe to call again: each call adds a fresh set.
  */
-export async function seedDemoTransactions(db: Db | Tx, accountId: string, now: Date = new Date()): Promise<string[]> {
+export async function seedDemoTransactions(db: DbOrTx, accountId: string, now: Date = new Date()): Promise<string[]> {
   const day = 86_400_000;
   const at = (daysAgo: number, hourUtc: number) =>
     new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), hourUtc) - daysAgo * day);

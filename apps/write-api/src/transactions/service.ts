@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { DateTime } from 'luxon';
 import { sql } from 'drizzle-orm';
-import type { Db } from '@guest/db';
-import { errors, type CursorCodec } from '@guest/http-kit';
+import { errors } from '@guest/http-kit';
+import type { WriteDeps } from '../deps.ts';
 import type { TransactionResponse, TransactionsPage, TRANSACTION_TYPES } from './schemas.ts';
 
-type Tx = z.infer<typeof TransactionResponse>;
+/** A payment or refund as the API shows it. */
+type Transaction = z.infer<typeof TransactionResponse>;
 type Row = {
   id: string;
-  kind: Tx['kind'];
-  state: Tx['state'];
+  kind: Transaction['kind'];
+  state: Transaction['state'];
   amount_minor: number;
   currency: string;
   order_amount_minor: number;
@@ -18,7 +19,7 @@ type Row = {
   method: string;
   bank_operation_id: string | null;
   refund_of: string | null;
-  target: Tx['target'];
+  target: Transaction['target'];
   timezone: string;
   occurred_at: string;
   at: string;
@@ -33,7 +34,7 @@ export function localTime(at: Date, zone: string): string {
   return DateTime.fromJSDate(at, { zone }).toISO({ suppressMilliseconds: true }) ?? at.toISOString();
 }
 
-function toResponse(r: Row): Tx {
+function toResponse(r: Row): Transaction {
   return {
     id: r.id,
     kind: r.kind,
@@ -66,47 +67,58 @@ const KIND_OF: Record<(typeof TRANSACTION_TYPES)[number], string | null> = {
   refunds: 'booking_refund',
 };
 
-export async function listTransactions(
-  db: Db,
-  cursors: CursorCodec,
-  accountId: string,
-  q: { type: (typeof TRANSACTION_TYPES)[number]; cursor?: string | undefined; limit: number; timezone: string },
-  now: Date,
-): Promise<z.infer<typeof TransactionsPage>> {
-  // The filter is part of the cursor's scope: a cursor of another filter is refused, not misread.
-  const scope = `${SCOPE}:${q.type}`;
-  const after = q.cursor ? cursors.decode<Cursor>(scope, q.cursor) : null;
-  const kind = KIND_OF[q.type];
-  const { rows } = await db.execute<Row>(sql`
-    select ${COLUMNS} from transactions
-     where account_id = ${accountId} and (${kind}::text is null or kind = ${kind}::text)
-       and (${after?.at ?? null}::timestamptz is null
-            or (occurred_at, id) < (${after?.at ?? null}::timestamptz, ${after?.id ?? null}::text))
-     order by occurred_at desc, id desc
-     limit ${q.limit + 1}`);
-  const { month, from, to } = monthBounds(now, q.timezone);
-  const totals = await db.execute<{ kind: string; currency: string; amount_minor: number }>(sql`
-    select kind, currency, sum(amount_minor)::bigint as amount_minor from transactions
-     where account_id = ${accountId} and state = 'paid' and occurred_at >= ${from} and occurred_at < ${to}
-     group by kind, currency order by currency`);
-  const pick = (kind: string) =>
-    totals.rows.filter((t) => t.kind === kind).map((t) => ({ currency: t.currency, amount_minor: t.amount_minor }));
-  const page = rows.slice(0, q.limit);
-  const last = page[page.length - 1];
-  const hasMore = rows.length > q.limit;
+/** The payments and refunds of an account (`/v1/me/transactions`), written by the payments side. */
+export function createTransactionsService({
+  database,
+  cursors,
+  clock,
+}: Pick<WriteDeps, 'database' | 'cursors' | 'clock'>) {
+  const { db } = database;
   return {
-    items: page.map(toResponse),
-    next_cursor: hasMore && last ? cursors.encode(scope, { at: last.at, id: last.id } satisfies Cursor) : null,
-    has_more: hasMore,
-    summary: { month, timezone: q.timezone, paid: pick('booking_payment'), refunded: pick('booking_refund') },
+    /** Newest first, cursor-paged, with this month's completed totals per currency in `q.timezone`. */
+    async list(
+      accountId: string,
+      q: { type: (typeof TRANSACTION_TYPES)[number]; cursor?: string | undefined; limit: number; timezone: string },
+    ): Promise<z.infer<typeof TransactionsPage>> {
+      const now = clock.now();
+      // The filter is part of the cursor's scope: a cursor of another filter is refused, not misread.
+      const scope = `${SCOPE}:${q.type}`;
+      const after = q.cursor ? cursors.decode<Cursor>(scope, q.cursor) : null;
+      const kind = KIND_OF[q.type];
+      const { rows } = await db.execute<Row>(sql`
+        select ${COLUMNS} from transactions
+         where account_id = ${accountId} and (${kind}::text is null or kind = ${kind}::text)
+           and (${after?.at ?? null}::timestamptz is null
+                or (occurred_at, id) < (${after?.at ?? null}::timestamptz, ${after?.id ?? null}::text))
+         order by occurred_at desc, id desc
+         limit ${q.limit + 1}`);
+      const { month, from, to } = monthBounds(now, q.timezone);
+      const totals = await db.execute<{ kind: string; currency: string; amount_minor: number }>(sql`
+        select kind, currency, sum(amount_minor)::bigint as amount_minor from transactions
+         where account_id = ${accountId} and state = 'paid' and occurred_at >= ${from} and occurred_at < ${to}
+         group by kind, currency order by currency`);
+      const pick = (kind: string) =>
+        totals.rows.filter((t) => t.kind === kind).map((t) => ({ currency: t.currency, amount_minor: t.amount_minor }));
+      const page = rows.slice(0, q.limit);
+      const last = page[page.length - 1];
+      const hasMore = rows.length > q.limit;
+      return {
+        items: page.map(toResponse),
+        next_cursor: hasMore && last ? cursors.encode(scope, { at: last.at, id: last.id } satisfies Cursor) : null,
+        has_more: hasMore,
+        summary: { month, timezone: q.timezone, paid: pick('booking_payment'), refunded: pick('booking_refund') },
+      };
+    },
+
+    /** One operation of the caller; another person's is 404, the same as one that does not exist. */
+    async get(accountId: string, transactionId: string): Promise<Transaction> {
+      const { rows } = await db.execute<Row>(
+        sql`select ${COLUMNS} from transactions where id = ${transactionId} and account_id = ${accountId}`,
+      );
+      if (!rows[0]) throw errors.notFound('No such transaction of yours.');
+      return toResponse(rows[0]);
+    },
   };
 }
 
-/** One operation of the caller; another person's is 404, the same as one that does not exist. */
-export async function getTransaction(db: Db, accountId: string, id: string): Promise<Tx> {
-  const { rows } = await db.execute<Row>(
-    sql`select ${COLUMNS} from transactions where id = ${id} and account_id = ${accountId}`,
-  );
-  if (!rows[0]) throw errors.notFound('No such transaction of yours.');
-  return toResponse(rows[0]);
-}
+export type TransactionsService = ReturnType<typeof createTransactionsService>;

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
-import { DeviceRequest, DeviceResponse, upsertDevice } from '../../profile/devices.ts';
+import { DeviceRequest, DeviceResponse } from '../../devices/schemas.ts';
+import type { WriteRouteOptions } from '../../services.ts';
 
-export default async function devicesRoute(app: FastifyInstance) {
+export default async function devicesRoute(app: FastifyInstance, { services }: WriteRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/devices',
     {
@@ -23,9 +24,6 @@ export default async function devicesRoute(app: FastifyInstance) {
         response: { 200: DeviceResponse, ...errorResponses(400, 401, 422, 429, 500) },
       },
     },
-    async (req) => {
-      const auth = authOf(req);
-      return upsertDevice(app.runtime.database.db, auth.accountId, auth.sessionId, req.body);
-    },
+    async (req) => services.devices.register(authOf(req), req.body),
   );
 }

@@ -2,11 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
-import { BadgesResponse } from '../../../profile/schemas.ts';
-import { badgesChanged } from '../../../profile/badges.ts';
-import { markAssistantSeen } from '../../../profile/counters.ts';
+import { BadgesResponse } from '../../../badges/schemas.ts';
+import type { WriteRouteOptions } from '../../../services.ts';
 
-export default async function assistantRead(app: FastifyInstance) {
+export default async function assistantRead(app: FastifyInstance, { services }: WriteRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/assistant/read',
     {
@@ -21,10 +20,6 @@ export default async function assistantRead(app: FastifyInstance) {
         response: { 200: BadgesResponse, ...errorResponses(401, 429, 500) },
       },
     },
-    async (req) => {
-      const { accountId } = authOf(req);
-      await markAssistantSeen(app.runtime.database.db, accountId, app.runtime.clock.now());
-      return badgesChanged(app, accountId);
-    },
+    async (req) => services.badges.markAssistantSeen(authOf(req).accountId),
   );
 }

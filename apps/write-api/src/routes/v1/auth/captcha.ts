@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createCaptcha } from '@guest/auth';
 import { describeCodes, errorResponses } from '@guest/http-kit';
-import { CaptchaResponse } from '../../../accounts/schemas.ts';
+import { CaptchaResponse } from '../../../auth/schemas.ts';
+import type { WriteRouteOptions } from '../../../services.ts';
 
-export default async function captcha(app: FastifyInstance) {
+export default async function captcha(app: FastifyInstance, { services }: WriteRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/captcha',
     {
@@ -18,9 +18,7 @@ export default async function captcha(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const { config, redis } = app.runtime;
-      await app.rateLimiter.consume('captcha', req.ip, config.RATE_LIMIT_CAPTCHA_PER_MIN, 60);
-      const c = await createCaptcha(redis, config.CAPTCHA_TTL_S);
+      const c = await services.auth.captcha.issue(req.ip);
       return {
         captcha_id: c.captchaId,
         background: c.background,

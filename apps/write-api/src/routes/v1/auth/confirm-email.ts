@@ -1,15 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { eq, sql } from 'drizzle-orm';
-import { schema } from '@guest/db';
 import { describeCodes, errorResponses, MessageResponse } from '@guest/http-kit';
-import { inTransaction } from '@guest/jobs';
-import { ConfirmEmailRequest } from '../../../accounts/schemas.ts';
-import { consumeEmailToken } from '../../../accounts/email-tokens.ts';
+import { ConfirmEmailRequest } from '../../../auth/schemas.ts';
+import type { WriteRouteOptions } from '../../../services.ts';
 
-const { accounts } = schema;
-
-export default async function confirmEmail(app: FastifyInstance) {
+export default async function confirmEmail(app: FastifyInstance, { services }: WriteRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/confirm-email',
     {
@@ -24,13 +19,7 @@ export default async function confirmEmail(app: FastifyInstance) {
       },
     },
     async (req) => {
-      await inTransaction(app.runtime.database, async (tx) => {
-        const accountId = await consumeEmailToken(tx, req.body.token, 'confirm_email');
-        await tx
-          .update(accounts)
-          .set({ emailConfirmedAt: sql`coalesce(${accounts.emailConfirmedAt}, now())`, updatedAt: sql`now()` })
-          .where(eq(accounts.id, accountId));
-      });
+      await services.auth.registration.confirmEmail(req.body.token);
       return { ok: true, message: 'Email confirmed.' };
     },
   );

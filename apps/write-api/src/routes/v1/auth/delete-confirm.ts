@@ -1,17 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { eq, sql } from 'drizzle-orm';
-import { schema } from '@guest/db';
 import { describeCodes, errorResponses, MessageResponse } from '@guest/http-kit';
-import { inTransaction } from '@guest/jobs';
-import { ConfirmEmailRequest } from '../../../accounts/schemas.ts';
-import { consumeEmailToken } from '../../../accounts/email-tokens.ts';
-import { announceClosed, closeSessions } from '../../../accounts/sessions.ts';
-import { erasePersonalProfileData } from '../../../profile/service.ts';
+import { ConfirmEmailRequest } from '../../../auth/schemas.ts';
+import type { WriteRouteOptions } from '../../../services.ts';
 
-const { accounts, sessions, emailTokens, mailOutbox } = schema;
-
-export default async function deleteConfirm(app: FastifyInstance) {
+export default async function deleteConfirm(app: FastifyInstance, { services }: WriteRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/delete-confirm',
     {
@@ -28,30 +21,7 @@ export default async function deleteConfirm(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const { accountId, closed } = await inTransaction(app.runtime.database, async (tx) => {
-        const id = await consumeEmailToken(tx, req.body.token, 'delete_account');
-        const closedIds = await closeSessions(tx, id, 'all', 'account_deleted');
-        await tx
-          .update(accounts)
-          .set({
-            email: null,
-            passwordHash: null,
-            firstName: '',
-            lastName: '',
-            emailConfirmedAt: null,
-            marketingOptIn: false,
-            status: 'deleted',
-            deletedAt: sql`now()`,
-            updatedAt: sql`now()`,
-          })
-          .where(eq(accounts.id, id));
-        await tx.update(sessions).set({ ip: '', userAgent: null }).where(eq(sessions.accountId, id));
-        await tx.delete(emailTokens).where(eq(emailTokens.accountId, id));
-        await tx.delete(mailOutbox).where(eq(mailOutbox.accountId, id));
-        await erasePersonalProfileData(tx, id, app.runtime.storage);
-        return { accountId: id, closed: closedIds };
-      });
-      await announceClosed(app, accountId, closed);
+      await services.auth.deletion.confirm(req.body.token);
       return { ok: true, message: 'Account deleted.' };
     },
   );

@@ -1,20 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { eq } from 'drizzle-orm';
-import { schema } from '@guest/db';
 import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
-import { inTransaction } from '@guest/jobs';
-import { enqueueMail } from '@guest/mail';
-import { DeleteRequest, EmptyBody } from '../../../accounts/schemas.ts';
-import { issueEmailToken } from '../../../accounts/email-tokens.ts';
-import { deleteAccountMail } from '../../../accounts/mails.ts';
-import { addressLooksAutomated, bumpSignal, checkCaptcha, countSignal } from '../../../accounts/captcha-policy.ts';
-import type { RouteOptions } from '../../../accounts/context.ts';
+import { DeleteRequest, EmptyBody } from '../../../auth/schemas.ts';
+import type { WriteRouteOptions } from '../../../services.ts';
 
-const { accounts } = schema;
-
-export default async function deleteRequest(app: FastifyInstance, { ctx }: RouteOptions) {
+export default async function deleteRequest(app: FastifyInstance, { services }: WriteRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/delete-request',
     {
@@ -32,27 +23,8 @@ export default async function deleteRequest(app: FastifyInstance, { ctx }: Route
       },
     },
     async (req, reply) => {
-      const auth = authOf(req);
-      const { config, database } = app.runtime;
       const pair = req.body ?? { captcha_id: '', captcha_answer: '' };
-      const robot =
-        (await countSignal(app, 'delete-account', auth.accountId)) >=
-          config.CAPTCHA_AFTER_DELETE_REQUESTS_PER_ACCOUNT || (await addressLooksAutomated(app, req.ip));
-      await checkCaptcha(app, robot, pair);
-      await bumpSignal(app, 'delete-account', auth.accountId, 3600);
-      await inTransaction(database, async (tx, jobDb) => {
-        const [account] = await tx
-          .select({ email: accounts.email, firstName: accounts.firstName })
-          .from(accounts)
-          .where(eq(accounts.id, auth.accountId));
-        if (!account?.email) return;
-        const token = await issueEmailToken(tx, auth.accountId, 'delete_account', config.ACCOUNT_DELETE_TTL_MIN);
-        await enqueueMail(tx, jobDb, ctx.jobs, {
-          to: account.email,
-          accountId: auth.accountId,
-          ...deleteAccountMail(config, account.firstName, token),
-        });
-      });
+      await services.auth.deletion.request(authOf(req), pair, req.ip);
       // Empty body (spec): nothing is serialized when the payload is undefined.
       return reply.code(202).send(undefined as never);
     },

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses, MessageResponse } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
-import { announceClosed, closeSessions } from '../../../accounts/sessions.ts';
+import type { WriteRouteOptions } from '../../../services.ts';
 
-export default async function logoutAll(app: FastifyInstance) {
+export default async function logoutAll(app: FastifyInstance, { services }: WriteRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/logout-all',
     {
@@ -18,15 +18,8 @@ export default async function logoutAll(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const auth = authOf(req);
-      const closed = await closeSessions(
-        app.runtime.database.db,
-        auth.accountId,
-        { allExcept: auth.sessionId },
-        'logout_all',
-      );
-      await announceClosed(app, auth.accountId, closed);
-      return { ok: true, message: `Signed out of ${closed.length} other session${closed.length === 1 ? '' : 's'}.` };
+      const ended = await services.auth.sessions.logoutOthers(authOf(req));
+      return { ok: true, message: `Signed out of ${ended} other session${ended === 1 ? '' : 's'}.` };
     },
   );
 }

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses, MessageResponse } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
-import { announceClosed, closeSessions } from '../../../accounts/sessions.ts';
+import type { WriteRouteOptions } from '../../../services.ts';
 
-export default async function logout(app: FastifyInstance) {
+export default async function logout(app: FastifyInstance, { services }: WriteRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/logout',
     {
@@ -20,9 +20,7 @@ export default async function logout(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const auth = authOf(req);
-      const closed = await closeSessions(app.runtime.database.db, auth.accountId, { only: auth.sessionId }, 'logout');
-      await announceClosed(app, auth.accountId, closed);
+      await services.auth.sessions.logout(authOf(req));
       return { ok: true, message: 'Signed out.' };
     },
   );

@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
-import { SessionList } from '../../../accounts/schemas.ts';
-import { listSessions } from '../../../accounts/session-list.ts';
+import { SessionList } from '../../../auth/schemas.ts';
+import type { WriteRouteOptions } from '../../../services.ts';
 
-export default async function sessions(app: FastifyInstance) {
+export default async function sessions(app: FastifyInstance, { services }: WriteRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/auth/sessions',
     {
@@ -18,6 +18,6 @@ export default async function sessions(app: FastifyInstance) {
         response: { 200: SessionList, ...errorResponses(401, 429, 500) },
       },
     },
-    async (req) => listSessions(app.runtime.database.db, authOf(req)),
+    async (req) => services.auth.sessions.list(authOf(req)),
   );
 }

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
-import { authOf, bearerSecurity, issueWsTicket, requireAuth } from '@guest/auth';
-import { WsTicketResponse } from '../../../accounts/schemas.ts';
+import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
+import { WsTicketResponse } from '../../../auth/schemas.ts';
+import type { WriteRouteOptions } from '../../../services.ts';
 
-export default async function wsTicket(app: FastifyInstance) {
+export default async function wsTicket(app: FastifyInstance, { services }: WriteRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/ws-ticket',
     {
@@ -22,14 +23,7 @@ export default async function wsTicket(app: FastifyInstance) {
     async (req, reply) => {
       // Credentials must never be kept by a shared or browser cache.
       reply.header('cache-control', 'no-store');
-      const auth = authOf(req);
-      const ttl = app.runtime.config.WS_TICKET_TTL_S;
-      const ticket = await issueWsTicket(
-        app.runtime.redis,
-        { accountId: auth.accountId, sessionId: auth.sessionId },
-        ttl,
-      );
-      return { ticket, expires_in: ttl };
+      return services.auth.sessions.wsTicket(authOf(req));
     },
   );
 }

@@ -5,14 +5,13 @@ import { z } from 'zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { AvatarResponse } from '../../../profile/schemas.ts';
-import { mediaUrl, publicBase } from '../../../profile/service.ts';
 import { readSingleFile } from '../../../media/upload.ts';
-import { processAvatar } from '../../../media/image.ts';
 import { AvatarUploadRequest } from '../../../media/schemas.ts';
-import { removeAvatar, replaceAvatar } from '../../../media/files.ts';
+import { mediaUrl, publicBase } from '../../../media/urls.ts';
+import type { WriteRouteOptions } from '../../../services.ts';
 
-export default async function meAvatar(app: FastifyInstance) {
-  const { config, storage, database } = app.runtime;
+export default async function meAvatar(app: FastifyInstance, { services }: WriteRouteOptions) {
+  const { config } = services;
   const maxBytes = config.MAX_UPLOAD_MB * 1_048_576;
   // Parts are read on demand (`req.file()`), so nothing is buffered before the size limit applies.
   await app.register(multipart, { limits: { fileSize: maxBytes, files: 1 } });
@@ -44,13 +43,8 @@ export default async function meAvatar(app: FastifyInstance) {
     async (req) => {
       const { accountId } = authOf(req);
       const file = await readSingleFile(req, maxBytes);
-      const image = await processAvatar(file.data, file.mimetype, {
-        maxMegapixels: config.MAX_IMAGE_MEGAPIXELS,
-        maxSidePx: config.AVATAR_MAX_SIDE_PX,
-        jpegQuality: config.AVATAR_JPEG_QUALITY,
-      });
-      const id = await replaceAvatar(database.db, storage, accountId, image);
-      return { avatar_url: mediaUrl(publicBase(req), id) };
+      const id = await services.media.replaceAvatar(accountId, file);
+      return { avatar_url: mediaUrl(publicBase(req, config.PUBLIC_BASE_URL), id) };
     },
   );
 
@@ -67,7 +61,7 @@ export default async function meAvatar(app: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      await removeAvatar(database.db, storage, authOf(req).accountId);
+      await services.media.removeAvatar(authOf(req).accountId);
       return reply.code(204).send(null);
     },
   );

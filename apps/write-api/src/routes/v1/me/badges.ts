@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
-import { BadgesResponse } from '../../../profile/schemas.ts';
-import { countBadges } from '../../../profile/badges.ts';
+import { BadgesResponse } from '../../../badges/schemas.ts';
+import type { WriteRouteOptions } from '../../../services.ts';
 
-export default async function meBadges(app: FastifyInstance) {
+export default async function meBadges(app: FastifyInstance, { services }: WriteRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/me/badges',
     {
@@ -22,6 +22,6 @@ export default async function meBadges(app: FastifyInstance) {
         response: { 200: BadgesResponse, ...errorResponses(401, 429, 500) },
       },
     },
-    async (req) => countBadges(app.runtime.database.db, authOf(req).accountId),
+    async (req) => services.badges.get(authOf(req).accountId),
   );
 }

@@ -3,12 +3,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { EmailPrefsBody, EmailPrefsUpdate } from '../../../prefs/schemas.ts';
-import { readPrefs, writePrefs } from '../../../prefs/service.ts';
+import type { PrefsView } from '../../../prefs/service.ts';
+import type { WriteRouteOptions } from '../../../services.ts';
 
-export default async function meEmailPrefs(app: FastifyInstance) {
+export default async function meEmailPrefs(app: FastifyInstance, { services }: WriteRouteOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const db = app.runtime.database.db;
-  const read = async (accountId: string) => ({ groups: (await readPrefs(db, accountId, 'email')).groups });
+  // EmailPrefsBody lists the groups only: the email master switch is the profile's `notify_email`.
+  const shape = ({ groups }: PrefsView) => ({ groups });
 
   r.get(
     '/v1/me/email-prefs',
@@ -24,7 +25,7 @@ export default async function meEmailPrefs(app: FastifyInstance) {
         response: { 200: EmailPrefsBody, ...errorResponses(401, 403, 429, 500) },
       },
     },
-    async (req) => read(authOf(req).accountId),
+    async (req) => shape(await services.prefs.get(authOf(req).accountId, 'email')),
   );
 
   r.put(
@@ -42,10 +43,6 @@ export default async function meEmailPrefs(app: FastifyInstance) {
         response: { 200: EmailPrefsBody, ...errorResponses(400, 401, 403, 422, 429, 500) },
       },
     },
-    async (req) => {
-      const { accountId } = authOf(req);
-      await writePrefs(db, accountId, 'email', req.body);
-      return read(accountId);
-    },
+    async (req) => shape(await services.prefs.update(authOf(req).accountId, 'email', req.body)),
   );
 }

@@ -3,11 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { PushPrefsBody, PushPrefsUpdate } from '../../../prefs/schemas.ts';
-import { readPrefs, writePrefs } from '../../../prefs/service.ts';
+import type { WriteRouteOptions } from '../../../services.ts';
 
-export default async function mePushPrefs(app: FastifyInstance) {
+export default async function mePushPrefs(app: FastifyInstance, { services }: WriteRouteOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const db = app.runtime.database.db;
 
   r.get(
     '/v1/me/push-prefs',
@@ -24,7 +23,7 @@ export default async function mePushPrefs(app: FastifyInstance) {
         response: { 200: PushPrefsBody, ...errorResponses(401, 403, 429, 500) },
       },
     },
-    async (req) => readPrefs(db, authOf(req).accountId, 'push'),
+    async (req) => services.prefs.get(authOf(req).accountId, 'push'),
   );
 
   r.put(
@@ -42,10 +41,6 @@ export default async function mePushPrefs(app: FastifyInstance) {
         response: { 200: PushPrefsBody, ...errorResponses(400, 401, 403, 422, 429, 500) },
       },
     },
-    async (req) => {
-      const { accountId } = authOf(req);
-      await writePrefs(db, accountId, 'push', req.body);
-      return readPrefs(db, accountId, 'push');
-    },
+    async (req) => services.prefs.update(authOf(req).accountId, 'push', req.body),
   );
 }

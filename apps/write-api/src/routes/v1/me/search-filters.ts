@@ -2,16 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
-import {
-  readSearchFilters,
-  SearchFiltersRequest,
-  SearchFiltersResponse,
-  writeSearchFilters,
-} from '../../../profile/search-filters.ts';
+import { SearchFiltersRequest, SearchFiltersResponse } from '../../../profile/schemas.ts';
+import type { WriteRouteOptions } from '../../../services.ts';
 
-export default async function meSearchFilters(app: FastifyInstance) {
+export default async function meSearchFilters(app: FastifyInstance, { services }: WriteRouteOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { database, config } = app.runtime;
+  const { config } = services;
 
   r.get(
     '/v1/me/search-filters',
@@ -25,7 +21,7 @@ export default async function meSearchFilters(app: FastifyInstance) {
         response: { 200: SearchFiltersResponse, ...errorResponses(401, 403, 429, 500) },
       },
     },
-    async (req) => readSearchFilters(database.db, authOf(req).accountId),
+    async (req) => services.profile.searchFilters(authOf(req).accountId),
   );
 
   r.put(
@@ -44,7 +40,6 @@ export default async function meSearchFilters(app: FastifyInstance) {
         response: { 200: SearchFiltersResponse, ...errorResponses(400, 401, 403, 422, 429, 500) },
       },
     },
-    async (req) =>
-      writeSearchFilters(database.db, authOf(req).accountId, req.body, config.SEARCH_FILTER_SECTION_MAX_BYTES),
+    async (req) => services.profile.saveSearchFilters(authOf(req).accountId, req.body),
   );
 }

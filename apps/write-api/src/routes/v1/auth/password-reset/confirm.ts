@@ -1,17 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { eq, sql } from 'drizzle-orm';
-import { schema } from '@guest/db';
-import { describeCodes, errorResponses, errors, MessageResponse } from '@guest/http-kit';
-import { hashPassword, passwordProblem, PASSWORD_PROBLEM_MESSAGES } from '@guest/auth';
-import { inTransaction } from '@guest/jobs';
-import { PasswordResetConfirm } from '../../../../accounts/schemas.ts';
-import { consumeEmailToken, invalidToken, peekEmailToken } from '../../../../accounts/email-tokens.ts';
-import { announceClosed, closeSessions } from '../../../../accounts/sessions.ts';
+import { describeCodes, errorResponses, MessageResponse } from '@guest/http-kit';
+import { PasswordResetConfirm } from '../../../../auth/schemas.ts';
+import type { WriteRouteOptions } from '../../../../services.ts';
 
-const { accounts } = schema;
-
-export default async function passwordResetConfirm(app: FastifyInstance) {
+export default async function passwordResetConfirm(app: FastifyInstance, { services }: WriteRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/password-reset/confirm',
     {
@@ -27,30 +20,7 @@ export default async function passwordResetConfirm(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const { config, database } = app.runtime;
-      const { token, password } = req.body;
-      const accountId = await peekEmailToken(database.db, token, 'password_reset');
-      if (!accountId) throw invalidToken();
-      const [account] = await database.db
-        .select({ email: accounts.email })
-        .from(accounts)
-        .where(eq(accounts.id, accountId));
-      const problem = passwordProblem(password, account?.email ?? null);
-      if (problem) throw errors.validation('password', PASSWORD_PROBLEM_MESSAGES[problem], { reason: problem });
-      const passwordHash = await hashPassword(config, password);
-      const closed = await inTransaction(database, async (tx) => {
-        const id = await consumeEmailToken(tx, token, 'password_reset');
-        await tx
-          .update(accounts)
-          .set({
-            passwordHash,
-            emailConfirmedAt: sql`coalesce(${accounts.emailConfirmedAt}, now())`,
-            updatedAt: sql`now()`,
-          })
-          .where(eq(accounts.id, id));
-        return closeSessions(tx, id, 'all', 'password_reset');
-      });
-      await announceClosed(app, accountId, closed);
+      await services.auth.passwords.confirmReset(req.body.token, req.body.password);
       return { ok: true, message: 'Password changed. Sign in with the new password.' };
     },
   );

@@ -1,24 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { eq, sql } from 'drizzle-orm';
-import { schema } from '@guest/db';
-import { describeCodes, errorResponses, errors, MessageResponse } from '@guest/http-kit';
-import {
-  authOf,
-  bearerSecurity,
-  hashPassword,
-  passwordProblem,
-  PASSWORD_PROBLEM_MESSAGES,
-  requireAuth,
-} from '@guest/auth';
-import { inTransaction } from '@guest/jobs';
-import { PasswordChangeRequest } from '../../../../accounts/schemas.ts';
-import { announceClosed, closeSessions } from '../../../../accounts/sessions.ts';
-import type { RouteOptions } from '../../../../accounts/context.ts';
+import { describeCodes, errorResponses, MessageResponse } from '@guest/http-kit';
+import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
+import { PasswordChangeRequest } from '../../../../auth/schemas.ts';
+import type { WriteRouteOptions } from '../../../../services.ts';
 
-const { accounts } = schema;
-
-export default async function passwordChange(app: FastifyInstance, { ctx }: RouteOptions) {
+export default async function passwordChange(app: FastifyInstance, { services }: WriteRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/password/change',
     {
@@ -28,7 +15,7 @@ export default async function passwordChange(app: FastifyInstance, { ctx }: Rout
         summary: 'Change the password from inside the account',
         description:
           'Keeps the current session and ends all others (spec 5.11). A wrong `current_password` is 400 `validation_error` ' +
-          `on \`current_password\`; a weak new one on \`new_password\`. At most ${app.runtime.config.RATE_LIMIT_PASSWORD_CHANGE_PER_HOUR} attempts per hour. ` +
+          `on \`current_password\`; a weak new one on \`new_password\`. At most ${services.config.RATE_LIMIT_PASSWORD_CHANGE_PER_HOUR} attempts per hour. ` +
           `Errors: ${describeCodes('validation_error', 'unauthorized', 'schema_invalid', 'rate_limited')}.`,
         security: bearerSecurity,
         body: PasswordChangeRequest,
@@ -36,38 +23,7 @@ export default async function passwordChange(app: FastifyInstance, { ctx }: Rout
       },
     },
     async (req) => {
-      const auth = authOf(req);
-      const { config, database } = app.runtime;
-      // Guessing the current password through this route is bounded like login.
-      await app.rateLimiter.consume(
-        'password-change',
-        auth.accountId,
-        config.RATE_LIMIT_PASSWORD_CHANGE_PER_HOUR,
-        3600,
-      );
-      const [account] = await database.db
-        .select({ email: accounts.email, passwordHash: accounts.passwordHash })
-        .from(accounts)
-        .where(eq(accounts.id, auth.accountId));
-      if (!(await ctx.verifier.verify(account?.passwordHash, req.body.current_password))) {
-        throw errors.validation('current_password', 'The current password is wrong.', { reason: 'wrong_password' });
-      }
-      const problem = passwordProblem(req.body.new_password, account?.email ?? null);
-      if (problem) throw errors.validation('new_password', PASSWORD_PROBLEM_MESSAGES[problem], { reason: problem });
-      if (req.body.new_password === req.body.current_password) {
-        throw errors.validation('new_password', 'The new password is the same as the current one.', {
-          reason: 'same_as_current',
-        });
-      }
-      const passwordHash = await hashPassword(config, req.body.new_password);
-      const closed = await inTransaction(database, async (tx) => {
-        await tx
-          .update(accounts)
-          .set({ passwordHash, updatedAt: sql`now()` })
-          .where(eq(accounts.id, auth.accountId));
-        return closeSessions(tx, auth.accountId, { allExcept: auth.sessionId }, 'password_changed');
-      });
-      await announceClosed(app, auth.accountId, closed);
+      await services.auth.passwords.change(authOf(req), req.body.current_password, req.body.new_password);
       return { ok: true, message: 'Password changed. Other sessions were signed out.' };
     },
   );

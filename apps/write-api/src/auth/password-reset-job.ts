@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { and, eq, ne } from 'drizzle-orm';
 import { schema } from '@guest/db';
-import { inTransaction, type Jobs } from '@guest/jobs';
+import { inTransaction } from '@guest/jobs';
 import { enqueueMail } from '@guest/mail';
+import type { WriteDeps } from '../deps.ts';
 import { issueEmailToken } from './email-tokens.ts';
 import { passwordResetMail } from './mails.ts';
 
@@ -20,16 +20,17 @@ export interface PasswordResetJob {
   email: string;
 }
 
-export async function mailPasswordReset(app: FastifyInstance, jobs: Jobs, email: string): Promise<void> {
-  const { config, database } = app.runtime;
-  await inTransaction(database, async (tx, jobDb) => {
-    const [account] = await tx
+type ResetMailDeps = Pick<WriteDeps, 'config' | 'database' | 'jobs'>;
+
+export async function mailPasswordReset({ config, database, jobs }: ResetMailDeps, email: string): Promise<void> {
+  await inTransaction(database, async (dbTx, jobDb) => {
+    const [account] = await dbTx
       .select({ id: accounts.id, firstName: accounts.firstName })
       .from(accounts)
       .where(and(eq(accounts.email, email), ne(accounts.status, 'deleted')));
     if (!account) return;
-    const token = await issueEmailToken(tx, account.id, 'password_reset', config.PASSWORD_RESET_TTL_MIN);
-    await enqueueMail(tx, jobDb, jobs, {
+    const token = await issueEmailToken(dbTx, account.id, 'password_reset', config.PASSWORD_RESET_TTL_MIN);
+    await enqueueMail(dbTx, jobDb, jobs, {
       to: email,
       accountId: account.id,
       ...passwordResetMail(config, account.firstName, token),
@@ -37,12 +38,12 @@ export async function mailPasswordReset(app: FastifyInstance, jobs: Jobs, email:
   });
 }
 
-export async function startPasswordResetWorker(app: FastifyInstance, jobs: Jobs): Promise<void> {
-  await jobs.work<PasswordResetJob>(
+export async function startPasswordResetWorker(deps: ResetMailDeps): Promise<void> {
+  await deps.jobs.work<PasswordResetJob>(
     PASSWORD_RESET_QUEUE,
     { batchSize: 5, pollingIntervalSeconds: 0.5 },
     async (batch) => {
-      for (const job of batch) await mailPasswordReset(app, jobs, job.data.email);
+      for (const job of batch) await mailPasswordReset(deps, job.data.email);
     },
   );
 }

@@ -93,6 +93,7 @@ export const SessionResponse = z
   })
   .meta({ id: 'SessionResponse' });
 export const SessionList = z.array(SessionResponse);
+export const SessionIdParams = z.object({ session_id: z.uuid() });
 
 export const CaptchaResponse = z
   .object({

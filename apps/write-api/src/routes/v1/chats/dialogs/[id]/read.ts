@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { describeCodes, errorResponses, errors } from '@guest/http-kit';
+import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
-import { BadgesResponse } from '../../../../profile/schemas.ts';
-import { badgesChanged } from '../../../../profile/badges.ts';
-import { markDialogRead } from '../../../../profile/counters.ts';
+import { BadgesResponse } from '../../../../../badges/schemas.ts';
+import type { WriteRouteOptions } from '../../../../../services.ts';
 
-export default async function dialogRead(app: FastifyInstance) {
+export default async function dialogRead(app: FastifyInstance, { services }: WriteRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/chats/dialogs/:id/read',
     {
@@ -24,11 +23,6 @@ export default async function dialogRead(app: FastifyInstance) {
         response: { 200: BadgesResponse, ...errorResponses(400, 401, 404, 429, 500) },
       },
     },
-    async (req) => {
-      const { accountId } = authOf(req);
-      const found = await markDialogRead(app.runtime.database.db, accountId, req.params.id);
-      if (found === null) throw errors.notFound('No such dialog of yours.');
-      return badgesChanged(app, accountId);
-    },
+    async (req) => services.badges.markDialogRead(authOf(req).accountId, req.params.id),
   );
 }

@@ -3,11 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { ProfileResponse, ProfileUpdateRequest } from '../../../profile/schemas.ts';
-import { loadProfile, publicBase, updateProfile } from '../../../profile/service.ts';
+import { publicBase } from '../../../media/urls.ts';
+import type { WriteRouteOptions } from '../../../services.ts';
 
-export default async function meProfile(app: FastifyInstance) {
+export default async function meProfile(app: FastifyInstance, { services }: WriteRouteOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const db = app.runtime.database.db;
+  const base = (req: Parameters<typeof publicBase>[0]) => publicBase(req, services.config.PUBLIC_BASE_URL);
 
   r.get(
     '/v1/me',
@@ -21,7 +22,7 @@ export default async function meProfile(app: FastifyInstance) {
         response: { 200: ProfileResponse, ...errorResponses(401, 429, 500) },
       },
     },
-    async (req) => loadProfile(db, authOf(req).accountId, publicBase(req)),
+    async (req) => services.profile.get(authOf(req).accountId, base(req)),
   );
 
   r.patch(
@@ -40,11 +41,6 @@ export default async function meProfile(app: FastifyInstance) {
         response: { 200: ProfileResponse, ...errorResponses(400, 401, 422, 429, 500) },
       },
     },
-    async (req) => {
-      const { accountId } = authOf(req);
-      const today = app.runtime.clock.now().toISOString().slice(0, 10);
-      await updateProfile(db, accountId, req.body, { today, config: app.runtime.config });
-      return loadProfile(db, accountId, publicBase(req));
-    },
+    async (req) => services.profile.update(authOf(req).accountId, req.body, base(req)),
   );
 }

@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { describeCodes, errorResponses, errors } from '@guest/http-kit';
+import { describeCodes, errorResponses } from '@guest/http-kit';
 import { optionalAuth } from '@guest/auth';
 import { MediaDownloadQuery, MediaParams } from '../../../media/schemas.ts';
-import { readableFile, spendTicket } from '../../../media/files.ts';
+import type { WriteRouteOptions } from '../../../services.ts';
 
-export default async function mediaFile(app: FastifyInstance) {
-  const { database, storage, clock } = app.runtime;
+export default async function mediaFile(app: FastifyInstance, { services }: WriteRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/media/:media_id',
     {
@@ -32,19 +31,14 @@ export default async function mediaFile(app: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      const { media_id } = req.params;
-      const ticket = req.query.t;
-      const reader = ticket ? await spendTicket(database.db, media_id, ticket, clock.now()) : req.actorId;
-      const file = await readableFile(database.db, media_id, reader);
-      const stored = file ? await storage.get(file.storageKey) : null;
-      if (!file || !stored) throw errors.notFound();
+      const file = await services.media.open(req.params.media_id, { ticket: req.query.t, actorId: req.actorId });
       return reply
         .header('content-type', file.contentType)
-        .header('content-length', String(stored.size))
+        .header('content-length', String(file.size))
         .header('cache-control', 'private, no-store')
         .header('x-content-type-options', 'nosniff')
         .header('content-disposition', 'inline')
-        .send(stored.stream);
+        .send(file.stream);
     },
   );
 }

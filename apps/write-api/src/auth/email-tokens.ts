@@ -1,6 +1,5 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { schema, type Db } from '@guest/db';
-import type { Tx } from '@guest/jobs';
+import { schema, type Db, type DbTx } from '@guest/db';
 import { errors } from '@guest/http-kit';
 import { hashToken, randomToken } from '@guest/auth';
 
@@ -9,17 +8,17 @@ export type EmailTokenPurpose = (typeof schema.EMAIL_TOKEN_PURPOSES)[number];
 
 /** Issues a single-use token for an emailed link; earlier unused ones of the purpose stop working. */
 export async function issueEmailToken(
-  tx: Tx,
+  dbTx: DbTx,
   accountId: string,
   purpose: EmailTokenPurpose,
   ttlMinutes: number,
 ): Promise<string> {
-  await tx
+  await dbTx
     .update(emailTokens)
     .set({ usedAt: sql`now()` })
     .where(and(eq(emailTokens.accountId, accountId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)));
   const token = randomToken();
-  await tx.insert(emailTokens).values({
+  await dbTx.insert(emailTokens).values({
     accountId,
     purpose,
     tokenHash: hashToken(token),
@@ -46,8 +45,8 @@ export async function peekEmailToken(db: Db, token: string, purpose: EmailTokenP
 }
 
 /** Uses a token up atomically: of two concurrent uses, one wins. Throws 400 when not live. */
-export async function consumeEmailToken(tx: Tx, token: string, purpose: EmailTokenPurpose): Promise<string> {
-  const [row] = await tx
+export async function consumeEmailToken(dbTx: DbTx, token: string, purpose: EmailTokenPurpose): Promise<string> {
+  const [row] = await dbTx
     .update(emailTokens)
     .set({ usedAt: sql`now()` })
     .where(live(token, purpose))

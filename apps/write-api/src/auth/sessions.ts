@@ -1,27 +1,27 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import { schema, type Db } from '@guest/db';
-import type { Tx } from '@guest/jobs';
-import { hashToken, randomToken, signAccessToken } from '@guest/auth';
-import { publishToAccount } from '@guest/realtime/bus';
 import type { z } from 'zod';
+import { schema, type DbOrTx } from '@guest/db';
+import { hashToken, randomToken, signAccessToken } from '@guest/auth';
+import { publishToAccount } from '@guest/realtime-bus';
+import type { WriteDeps } from '../deps.ts';
 import type { TokenPairResponse } from './schemas.ts';
 
 const { sessions } = schema;
 
-export function clientMeta(req: FastifyRequest): { ip: string; userAgent: string | null } {
-  const ua = req.headers['user-agent'];
-  return { ip: req.ip, userAgent: typeof ua === 'string' && ua ? ua.slice(0, 512) : null };
+export interface ClientMeta {
+  ip: string;
+  userAgent: string | null;
 }
+
+export type TokenPair = z.input<typeof TokenPairResponse>;
 
 /** Opens a session; the refresh token exists only in the answer, the table keeps its hash. */
 export async function openSession(
-  db: Db | Tx,
-  app: FastifyInstance,
+  db: DbOrTx,
+  config: Pick<WriteDeps['config'], 'SESSION_IDLE_TTL_D' | 'SESSION_ABSOLUTE_TTL_D'>,
   accountId: string,
-  meta: { ip: string; userAgent: string | null },
+  meta: ClientMeta,
 ): Promise<{ sessionId: string; refreshToken: string }> {
-  const { config } = app.runtime;
   const refreshToken = randomToken();
   const [row] = await db
     .insert(sessions)
@@ -38,12 +38,11 @@ export async function openSession(
 }
 
 export async function tokenPair(
-  app: FastifyInstance,
+  { config, clock }: Pick<WriteDeps, 'config' | 'clock'>,
   accountId: string,
   sessionId: string,
   refreshToken: string,
-): Promise<z.input<typeof TokenPairResponse>> {
-  const { config, clock } = app.runtime;
+): Promise<TokenPair> {
   const now = clock.now();
   const claims = { accountId, sessionId };
   const [write, read, socket] = await Promise.all([
@@ -62,11 +61,52 @@ export async function tokenPair(
   };
 }
 
+// The live session of a refresh token, and its account's email for the checks.
+const FIND_BY_REFRESH_TOKEN = `
+select s.id, s.account_id, a.email
+  from sessions s
+  join accounts a on a.id = s.account_id
+ where s.refresh_token_hash = $1 and s.closed_at is null and s.expires_at > now()
+   and a.status <> 'deleted'`;
+
+// Sliding expiry: idle timeout from now, never past the absolute end of the session. Run only
+// once every check has passed, so a refused refresh moves nothing; the conditions are repeated
+// so that a session closed meanwhile is not revived.
+const SLIDE = `
+update sessions s
+   set last_used_at = now(), ip = $2, user_agent = coalesce($3, s.user_agent),
+       expires_at = least(now() + make_interval(days => $4), s.absolute_expires_at)
+ where s.id = $1 and s.closed_at is null and s.expires_at > now()
+returning s.id`;
+
+/** The open, unexpired session of a refresh token, with its account's email; null when none. */
+export async function findSessionByRefreshToken(
+  database: WriteDeps['database'],
+  refreshToken: string,
+): Promise<{ id: string; account_id: string; email: string | null } | null> {
+  const { rows } = await database.pool.query<{ id: string; account_id: string; email: string | null }>(
+    FIND_BY_REFRESH_TOKEN,
+    [hashToken(refreshToken)],
+  );
+  return rows[0] ?? null;
+}
+
+/** Moves the session's idle expiry forward; false when it was closed or expired meanwhile. */
+export async function slideSession(
+  database: WriteDeps['database'],
+  sessionId: string,
+  meta: ClientMeta,
+  idleDays: number,
+): Promise<boolean> {
+  const slid = await database.pool.query(SLIDE, [sessionId, meta.ip, meta.userAgent, idleDays]);
+  return !!slid.rowCount;
+}
+
 export type CloseScope = { only: string } | { allExcept: string } | 'all';
 
 /** Closes open sessions of an account and returns the ids it closed. */
 export async function closeSessions(
-  db: Db | Tx,
+  db: DbOrTx,
   accountId: string,
   scope: CloseScope,
   reason: string,
@@ -90,12 +130,15 @@ export async function closeSessions(
  * the gateway drops them at once. After commit; a lost message only delays that to the
  * socket's next recheck, so failures are logged, not raised.
  */
-export async function announceClosed(app: FastifyInstance, accountId: string, sessionIds: string[]): Promise<void> {
-  const { redis, config } = app.runtime;
+export async function announceClosed(
+  { redis, config, log }: Pick<WriteDeps, 'redis' | 'config' | 'log'>,
+  accountId: string,
+  sessionIds: string[],
+): Promise<void> {
   await Promise.all(
     sessionIds.map((id) =>
       publishToAccount(redis, config.REDIS_KEY_PREFIX, accountId, 'session.closed', { session_id: id }).catch((err) =>
-        app.log.warn({ err }, 'session.closed not published'),
+        log.warn({ err }, 'session.closed not published'),
       ),
     ),
   );

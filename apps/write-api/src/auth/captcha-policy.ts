@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import { AppError } from '@guest/http-kit';
-import { verifyCaptcha } from '@guest/auth';
+import { createCaptcha, verifyCaptcha, type CaptchaChallenge } from '@guest/auth';
+import type { WriteDeps } from '../deps.ts';
 
 /**
  * When a captcha is demanded (DESIGN G5d, spec 5.8): counters of suspicious activity in Redis,
@@ -9,35 +10,35 @@ import { verifyCaptcha } from '@guest/auth';
 export type Signal =
   'login-fail-email' | 'login-fail-address' | 'register-address' | 'reset-address' | 'delete-account';
 
+type CaptchaDeps = Pick<WriteDeps, 'redis' | 'config'>;
+
 const key = (signal: Signal, id: string) => `signal:${signal}:${id}`;
 
-export async function countSignal(app: FastifyInstance, signal: Signal, id: string): Promise<number> {
-  return Number((await app.runtime.redis.get(key(signal, id))) ?? 0);
+export async function countSignal(redis: Redis, signal: Signal, id: string): Promise<number> {
+  return Number((await redis.get(key(signal, id))) ?? 0);
 }
 
-export async function bumpSignal(app: FastifyInstance, signal: Signal, id: string, windowS: number): Promise<void> {
+export async function bumpSignal(redis: Redis, signal: Signal, id: string, windowS: number): Promise<void> {
   const k = key(signal, id);
-  await app.runtime.redis.multi().incr(k).expire(k, windowS, 'NX').exec();
+  await redis.multi().incr(k).expire(k, windowS, 'NX').exec();
 }
 
 /** Counts one more event and returns the count within the window, this event included (atomic). */
-export async function hitSignal(app: FastifyInstance, signal: Signal, id: string, windowS: number): Promise<number> {
+export async function hitSignal(redis: Redis, signal: Signal, id: string, windowS: number): Promise<number> {
   const k = key(signal, id);
-  const res = await app.runtime.redis.multi().incr(k).expire(k, windowS, 'NX').exec();
+  const res = await redis.multi().incr(k).expire(k, windowS, 'NX').exec();
   const [err, count] = res?.[0] ?? [new Error('redis transaction aborted'), null];
   if (err) throw err;
   return Number(count);
 }
 
-export async function clearSignal(app: FastifyInstance, signal: Signal, id: string): Promise<void> {
-  await app.runtime.redis.del(key(signal, id));
+export async function clearSignal(redis: Redis, signal: Signal, id: string): Promise<void> {
+  await redis.del(key(signal, id));
 }
 
 /** The address tripped the failed-login threshold: it looks like a robot everywhere. */
-export async function addressLooksAutomated(app: FastifyInstance, ip: string): Promise<boolean> {
-  return (
-    (await countSignal(app, 'login-fail-address', ip)) >= app.runtime.config.CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS
-  );
+export async function addressLooksAutomated({ redis, config }: CaptchaDeps, ip: string): Promise<boolean> {
+  return (await countSignal(redis, 'login-fail-address', ip)) >= config.CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS;
 }
 
 /**
@@ -45,7 +46,7 @@ export async function addressLooksAutomated(app: FastifyInstance, ip: string): P
  * Either failure is 403 `captcha_required` with `details.captcha` naming where to get one (G7b).
  */
 export async function checkCaptcha(
-  app: FastifyInstance,
+  { redis, config }: CaptchaDeps,
   demanded: boolean,
   pair: { captcha_id: string; captcha_answer: string },
 ): Promise<void> {
@@ -56,7 +57,6 @@ export async function checkCaptcha(
     }
     return;
   }
-  const { redis, config } = app.runtime;
   const ok = await verifyCaptcha(redis, pair.captcha_id, pair.captcha_answer, config.CAPTCHA_TOLERANCE_PX);
   if (!ok) {
     throw new AppError('captcha_required', 'The captcha answer is wrong, expired or already used; solve a new one.', {
@@ -64,4 +64,13 @@ export async function checkCaptcha(
       reason: 'wrong_answer',
     });
   }
+}
+
+/** A new puzzle for the address, under its per-minute limit. */
+export async function issueCaptcha(
+  { redis, config, rateLimiter }: Pick<WriteDeps, 'redis' | 'config' | 'rateLimiter'>,
+  ip: string,
+): Promise<CaptchaChallenge> {
+  await rateLimiter.consume('captcha', ip, config.RATE_LIMIT_CAPTCHA_PER_MIN, 60);
+  return createCaptcha(redis, config.CAPTCHA_TTL_S);
 }

@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
-import { MediaParams, MediaTicketResponse } from '../../../media/schemas.ts';
-import { issueTicket } from '../../../media/files.ts';
-import { mediaUrl, publicBase } from '../../../profile/service.ts';
+import { MediaParams, MediaTicketResponse } from '../../../../media/schemas.ts';
+import { mediaUrl, publicBase } from '../../../../media/urls.ts';
+import type { WriteRouteOptions } from '../../../../services.ts';
 
-export default async function mediaTicket(app: FastifyInstance) {
-  const { config, database, clock } = app.runtime;
+export default async function mediaTicket(app: FastifyInstance, { services }: WriteRouteOptions) {
+  const { config } = services;
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/media/:media_id/ticket',
     {
@@ -25,19 +25,12 @@ export default async function mediaTicket(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const auth = authOf(req);
       const { media_id } = req.params;
-      const { ticket, expiresAt } = await issueTicket(
-        database.db,
-        media_id,
-        auth,
-        clock.now(),
-        config.MEDIA_TICKET_TTL_S,
-      );
+      const { ticket, expiresIn, expiresAt } = await services.media.issueTicket(authOf(req), media_id);
       return {
         ticket,
-        url: `${mediaUrl(publicBase(req), media_id)}?t=${encodeURIComponent(ticket)}`,
-        expires_in: config.MEDIA_TICKET_TTL_S,
+        url: `${mediaUrl(publicBase(req, config.PUBLIC_BASE_URL), media_id)}?t=${encodeURIComponent(ticket)}`,
+        expires_in: expiresIn,
         expires_at: expiresAt.toISOString(),
       };
     },

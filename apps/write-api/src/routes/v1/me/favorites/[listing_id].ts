@@ -1,39 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { cursorParam, describeCodes, errorResponses, limitParam } from '@guest/http-kit';
+import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
-import {
-  addFavorite,
-  FavoriteResponse,
-  FavoritesPage,
-  ListingIdParams,
-  listFavorites,
-  removeFavorite,
-} from '../../../profile/favorites.ts';
+import { FavoriteResponse, ListingIdParams } from '../../../../favorites/schemas.ts';
+import type { WriteRouteOptions } from '../../../../services.ts';
 
-export default async function meFavorites(app: FastifyInstance) {
+export default async function meFavorite(app: FastifyInstance, { services }: WriteRouteOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { database, config } = app.runtime;
-
-  r.get(
-    '/v1/me/favorites',
-    {
-      onRequest: requireAuth(),
-      schema: {
-        tags: ['me'],
-        summary: 'Saved listings',
-        description: `Newest first, cursor-paged. Errors: ${describeCodes('validation_error', 'unauthorized', 'rate_limited')}.`,
-        security: bearerSecurity,
-        querystring: z.object({
-          cursor: cursorParam,
-          limit: limitParam(config.FAVORITES_LIMIT_DEFAULT, config.FAVORITES_LIMIT_MAX),
-        }),
-        response: { 200: FavoritesPage, ...errorResponses(400, 401, 429, 500) },
-      },
-    },
-    async (req) => listFavorites(database.db, app.cursors, authOf(req).accountId, req.lang, req.query),
-  );
 
   r.put(
     '/v1/me/favorites/:listing_id',
@@ -50,7 +24,7 @@ export default async function meFavorites(app: FastifyInstance) {
         response: { 200: FavoriteResponse, ...errorResponses(400, 401, 404, 429, 500) },
       },
     },
-    async (req) => addFavorite(database.db, authOf(req).accountId, req.params.listing_id),
+    async (req) => services.favorites.add(authOf(req).accountId, req.params.listing_id),
   );
 
   r.delete(
@@ -67,7 +41,7 @@ export default async function meFavorites(app: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      await removeFavorite(database.db, authOf(req).accountId, req.params.listing_id);
+      await services.favorites.remove(authOf(req).accountId, req.params.listing_id);
       return reply.code(204).send(null);
     },
   );

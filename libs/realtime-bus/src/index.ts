@@ -1,5 +1,10 @@
 import type { Redis } from 'ioredis';
 
+/*
+ * The socket bus: any process (write API, indexer, jobs) publishes a message for an account on
+ * Redis; the realtime gateway (apps/realtime) delivers it to that account's open sockets.
+ */
+
 /** DESIGN G6a: every socket message is `{type, data, ts}`. */
 export interface SocketMessage {
   type: string;

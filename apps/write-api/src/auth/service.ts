@@ -1,0 +1,23 @@
+import type { WriteDeps } from '../deps.ts';
+import { issueCaptcha } from './captcha-policy.ts';
+import { createDeletion } from './deletion.ts';
+import { createPasswords } from './passwords.ts';
+import { createRegistration } from './registration.ts';
+import { createSessionControl } from './session-control.ts';
+import { createSignIn } from './sign-in.ts';
+import { createSignInPolicy } from './sign-in-policy.ts';
+
+/** Every `/v1/auth` flow, plus the session list of `/v1/me/sessions`, made once per app. */
+export function createAuthService(deps: WriteDeps) {
+  const policy = createSignInPolicy(deps);
+  return {
+    captcha: { issue: (ip: string) => issueCaptcha(deps, ip) },
+    registration: createRegistration(deps, policy),
+    signIn: createSignIn(deps, policy),
+    sessions: createSessionControl(deps),
+    passwords: createPasswords(deps, policy),
+    deletion: createDeletion(deps),
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

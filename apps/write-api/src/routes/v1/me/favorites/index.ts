@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { cursorParam, describeCodes, errorResponses, limitParam } from '@guest/http-kit';
+import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
+import { FavoritesPage } from '../../../../favorites/schemas.ts';
+import type { WriteRouteOptions } from '../../../../services.ts';
+
+export default async function meFavorites(app: FastifyInstance, { services }: WriteRouteOptions) {
+  const { config } = services;
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/v1/me/favorites',
+    {
+      onRequest: requireAuth(),
+      schema: {
+        tags: ['me'],
+        summary: 'Saved listings',
+        description: `Newest first, cursor-paged. Errors: ${describeCodes('validation_error', 'unauthorized', 'rate_limited')}.`,
+        security: bearerSecurity,
+        querystring: z.object({
+          cursor: cursorParam,
+          limit: limitParam(config.FAVORITES_LIMIT_DEFAULT, config.FAVORITES_LIMIT_MAX),
+        }),
+        response: { 200: FavoritesPage, ...errorResponses(400, 401, 429, 500) },
+      },
+    },
+    async (req) => services.favorites.list(authOf(req).accountId, req.lang, req.query),
+  );
+}

@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { describeCodes, errorResponses, MessageResponse } from '@guest/http-kit';
+import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
+import { SessionIdParams } from '../../../../auth/schemas.ts';
+import type { WriteRouteOptions } from '../../../../services.ts';
+
+export default async function meSession(app: FastifyInstance, { services }: WriteRouteOptions) {
+  app.withTypeProvider<ZodTypeProvider>().delete(
+    '/v1/me/sessions/:session_id',
+    {
+      onRequest: requireAuth(),
+      schema: {
+        tags: ['me'],
+        summary: 'End one session of the account',
+        description:
+          "Ends it at once. A session of someone else, an unknown or an already closed one is 404 `not_found`. Ending the caller's own " +
+          `current session signs it out like logout. Errors: ${describeCodes('validation_error', 'unauthorized', 'not_found', 'rate_limited')}.`,
+        security: bearerSecurity,
+        params: SessionIdParams,
+        response: { 200: MessageResponse, ...errorResponses(400, 401, 404, 429, 500) },
+      },
+    },
+    async (req) => {
+      await services.auth.sessions.revoke(authOf(req), req.params.session_id);
+      return { ok: true, message: 'Session ended.' };
+    },
+  );
+}
