@@ -10,12 +10,16 @@ import static org.elasticsearch.plugins.AnalysisPlugin.requiresAnalysisSettings;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -86,9 +90,12 @@ import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 import org.apache.lucene.analysis.tr.ApostropheFilter;
 import org.apache.lucene.analysis.tr.TurkishLowerCaseFilter;
 import org.apache.lucene.analysis.util.ElisionFilter;
+import org.elasticsearch.cluster.node.DiscoveryNodes;
+import org.elasticsearch.cluster.service.ClusterService;
 import org.elasticsearch.common.regex.Regex;
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.env.Environment;
+import org.elasticsearch.features.NodeFeature;
 import org.elasticsearch.index.IndexSettings;
 import org.elasticsearch.index.analysis.Analysis;
 import org.elasticsearch.index.analysis.AnalyzerProvider;
@@ -100,8 +107,10 @@ import org.elasticsearch.index.analysis.TokenFilterFactory;
 import org.elasticsearch.index.analysis.TokenizerFactory;
 import org.elasticsearch.indices.analysis.AnalysisModule.AnalysisProvider;
 import org.elasticsearch.indices.analysis.PreBuiltCacheFactory.CachingStrategy;
+import org.elasticsearch.plugins.ActionPlugin;
 import org.elasticsearch.plugins.AnalysisPlugin;
 import org.elasticsearch.plugins.Plugin;
+import org.elasticsearch.rest.RestHandler;
 import org.tartarus.snowball.ext.EnglishStemmer;
 import org.tartarus.snowball.ext.RussianStemmer;
 
@@ -115,8 +124,27 @@ import org.tartarus.snowball.ext.RussianStemmer;
  * and dictionary decompounders, common_grams, min_hash, multiplexer, condition, predicate,
  * pattern_capture, pattern_replace (token filter), stemmer languages other than those in
  * {@link #stemmer}, language analyzers other than english/russian/thai/cjk, icu_collation.
+ *
+ * Also answers {@code GET /} as the rest-root module of a full distribution does ({@link RootHandler}).
  */
-public class GuestAnalysisPlugin extends Plugin implements AnalysisPlugin {
+public class GuestAnalysisPlugin extends Plugin implements AnalysisPlugin, ActionPlugin {
+
+    private final AtomicReference<ClusterService> clusterService = new AtomicReference<>();
+
+    @Override
+    public Collection<?> createComponents(PluginServices services) {
+        clusterService.set(services.clusterService());
+        return List.of();
+    }
+
+    @Override
+    public Collection<RestHandler> getRestHandlers(
+        RestHandlersServices services,
+        Supplier<DiscoveryNodes> nodes,
+        Predicate<NodeFeature> clusterSupportsFeature
+    ) {
+        return List.of(new RootHandler(clusterService::get));
+    }
 
     // ---------------------------------------------------------------- analyzers
 
