@@ -317,6 +317,16 @@ async function main(): Promise<number> {
     },
   ];
 
+  // the throw-away indices go away also on Ctrl-C, a kill, or a closed pipe (`| head`)
+  const cleanup = async (): Promise<void> => {
+    for (const { index } of indices)
+      for (const e of engines) await call(e, 'DELETE', `/${index}`).catch(() => undefined);
+  };
+  process.stdout.on('error', () => undefined);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+  }
+
   const diffs: Diff[] = [];
   let passed = 0;
   const perAnalyzer = new Map<string, { same: number; differ: number }>();
@@ -352,8 +362,7 @@ async function main(): Promise<number> {
       }
     }
   } finally {
-    for (const { index } of indices)
-      for (const e of engines) await call(e, 'DELETE', `/${index}`).catch(() => undefined);
+    await cleanup();
   }
 
   for (const [name, s] of perAnalyzer) {
