@@ -158,6 +158,14 @@ export async function ensureElasticsearch(ctx: Ctx): Promise<{ url: string; urls
       log(ctx, `found node started by stack (pid ${running.pid}, ${running.version}), ${h.status} (${since(t0)})`);
       return { url, urls: [url] };
     }
+    for (const p of [port, transportPort]) {
+      if (p !== running.httpPort && p !== running.transportPort && (await portOpen(p))) {
+        throw new Error(
+          `the Elasticsearch started by stack listens on ${running.httpPort}, and ${p} (asked for) is in use by ` +
+            `another program: nothing was stopped; choose other ES_HTTP_PORT / ES_TRANSPORT_PORT`,
+        );
+      }
+    }
     log(ctx, `running node listens on ${running.httpPort}; restarting on ${port}`);
     await stopElasticsearch(ctx);
   }
