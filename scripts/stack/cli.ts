@@ -1,24 +1,29 @@
 /**
- * npm run stack:up [-- --nodes 3]   find or start Postgres, Redis, OpenSearch; wait until healthy
+ * npm run stack:up [-- --nodes 3]   find or start Postgres, Redis, the search engine; wait until healthy
+ *                                   (SEARCH_ENGINE=elasticsearch: Elasticsearch 9 instead of OpenSearch)
  * npm run stack:down                stop what stack:up started (machine services are left alone)
  * npm run stack:status              each component's URL and whether it answers
  * npx tsx scripts/stack/cli.ts stop-node N | start-node N   (OpenSearch started with --nodes 3)
  * npx tsx scripts/stack/cli.ts check       smoke test of the analyzers (ICU plugin, analysis-common)
  */
 import { checkOpenSearch } from './check.ts';
-import { ensureStack, readStackEnv, stackStatus, startNode, stopNode, stopStack } from './index.ts';
+import { ensureStack, readStackEnv, searchEngineOf, stackStatus, startNode, stopNode, stopStack } from './index.ts';
 import { errorText } from './util.ts';
 
 const usage = `usage: tsx scripts/stack/cli.ts <command>
-  up [--nodes N]    find or start Postgres, Redis and OpenSearch (N nodes, default 1 or OPENSEARCH_NODES)
-  down              stop what "up" started
+  up [--nodes N]    find or start Postgres, Redis and the search engine (OpenSearch: N nodes, default 1 or OPENSEARCH_NODES)
+  down              stop what "up" started (both engines)
   status            show each component and whether it answers
   stop-node N       stop OpenSearch node N (the others keep running)
   start-node N      start OpenSearch node N again
-  check             check OpenSearch analysis: ICU (Thai, Chinese), thai, cjk, russian, english
-environment: DATABASE_URL, REDIS_URL, OPENSEARCH_URL (use these instead of starting anything),
+  check             check the engine's analysis: ICU (Thai, Chinese), thai, cjk, russian, english
+environment: SEARCH_ENGINE (opensearch|elasticsearch, default opensearch),
+  DATABASE_URL, REDIS_URL, SEARCH_URL or OPENSEARCH_URL (use these instead of starting anything),
   OPENSEARCH_PORT (9200), OPENSEARCH_NODES, OPENSEARCH_HEAP (1g), OPENSEARCH_JAVA_HOME,
-  OPENSEARCH_PROFILE (os3|os2), OPENSEARCH_START_TIMEOUT (s), STACK_PG_PORT (54329), STACK_REDIS_PORT (63799)`;
+  OPENSEARCH_PROFILE (os3|os2), OPENSEARCH_START_TIMEOUT (s),
+  ES_HTTP_PORT (9250), ES_TRANSPORT_PORT (http + 100), ES_HEAP (1g), ES_JAVA_HOME, ES_JAVA_OPTS,
+  ES_RUN_AS (nobody, when run as root), ES_START_TIMEOUT (s),
+  STACK_PG_PORT (54329), STACK_REDIS_PORT (63799)`;
 
 function positiveInt(raw: string | undefined, what: string): number {
   const n = Number(raw);
@@ -54,9 +59,20 @@ async function main(argv: string[]): Promise<void> {
       await startNode(positiveInt(rest[0], 'node number'));
       return;
     case 'check': {
-      const url = process.env.OPENSEARCH_URL ?? readStackEnv().OPENSEARCH_URL ?? 'http://127.0.0.1:9200';
+      const file = readStackEnv();
+      const engine = searchEngineOf(process.env.SEARCH_ENGINE ? process.env : { SEARCH_ENGINE: file.SEARCH_ENGINE });
+      const url =
+        engine === 'elasticsearch'
+          ? (process.env.SEARCH_URL ??
+            (file.SEARCH_ENGINE === 'elasticsearch' ? file.SEARCH_URL : undefined) ??
+            `http://127.0.0.1:${process.env.ES_HTTP_PORT ?? 9250}`)
+          : (process.env.OPENSEARCH_URL ??
+            process.env.SEARCH_URL ??
+            file.OPENSEARCH_URL ??
+            file.SEARCH_URL ??
+            'http://127.0.0.1:9200');
       await checkOpenSearch(url.replace(/\/+$/, ''), (l) => console.log(l));
-      console.log(`[stack] check      OpenSearch analysis OK at ${url}`);
+      console.log(`[stack] check      ${engine} analysis OK at ${url}`);
       return;
     }
     case undefined:

@@ -1,14 +1,16 @@
 /**
- * Development/CI stack: Postgres, Redis and OpenSearch, found or started, then checked healthy.
+ * Development/CI stack: Postgres, Redis and the search engine (OpenSearch, or Elasticsearch with
+ * SEARCH_ENGINE=elasticsearch), found or started, then checked healthy.
  *
  *   import { ensureStack } from '../scripts/stack/index.ts';
- *   const { databaseUrl, redisUrl, opensearchUrl } = await ensureStack();
+ *   const { databaseUrl, redisUrl, searchEngine, searchUrl } = await ensureStack();
  *
  * Idempotent: a second call finds everything up and returns quickly. The URLs are also written
  * to .data/stack.env. See cli.ts for the command line (npm run stack:up|down|status).
  */
 import path from 'node:path';
-import { readStackEnv, stackEnvPath, type StackUrls, writeStackEnv } from './env-file.ts';
+import { elasticsearchRunning, elasticsearchStatus, ensureElasticsearch, stopElasticsearch } from './elasticsearch.ts';
+import { readStackEnv, type SearchEngineName, stackEnvPath, type StackUrls, writeStackEnv } from './env-file.ts';
 import {
   ensureOpenSearch,
   opensearchStatus,
@@ -20,7 +22,7 @@ import { ensurePostgres, postgresStatus, stopPostgres } from './postgres.ts';
 import { ensureRedis, redisStatus, stopRedis } from './redis.ts';
 import { type Ctx, errorText, line, type Log, repoRoot, since, withLock } from './util.ts';
 
-export type { StackUrls } from './env-file.ts';
+export type { SearchEngineName, StackUrls } from './env-file.ts';
 export { runningCluster } from './opensearch.ts';
 export { readStackEnv, stackEnvPath } from './env-file.ts';
 
@@ -33,8 +35,21 @@ export interface StackOptions {
   quiet?: boolean;
   /** environment to read DATABASE_URL etc. from (default: process.env) */
   env?: NodeJS.ProcessEnv;
-  /** also set DATABASE_URL, REDIS_URL, OPENSEARCH_URL in process.env where unset */
+  /** also set DATABASE_URL, REDIS_URL, SEARCH_ENGINE, SEARCH_URL (and OPENSEARCH_URL) in process.env where unset */
   setEnv?: boolean;
+}
+
+/** SEARCH_ENGINE: `opensearch` (default) or `elasticsearch`. */
+export function searchEngineOf(env: NodeJS.ProcessEnv = process.env): SearchEngineName {
+  const raw = (env.SEARCH_ENGINE ?? '').trim().toLowerCase();
+  if (raw === '' || raw === 'opensearch') return 'opensearch';
+  if (raw === 'elasticsearch') return 'elasticsearch';
+  throw new Error(`SEARCH_ENGINE must be opensearch or elasticsearch, not ${env.SEARCH_ENGINE}`);
+}
+
+/** OpenSearch reads OPENSEARCH_URL; SEARCH_URL stands for it when only that is set. */
+function openSearchEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return env.OPENSEARCH_URL || !env.SEARCH_URL ? env : { ...env, OPENSEARCH_URL: env.SEARCH_URL };
 }
 
 function ctxOf(opts: StackOptions): Ctx {
@@ -53,19 +68,41 @@ async function all<T extends unknown[]>(tasks: { [K in keyof T]: Promise<T[K]> }
   return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as T;
 }
 
-/** Makes Postgres, Redis and OpenSearch available and healthy; writes .data/stack.env. */
+/**
+ * Makes Postgres, Redis and the search engine available and healthy; writes .data/stack.env.
+ * SEARCH_ENGINE=elasticsearch: Elasticsearch 9 (SEARCH_URL, or the embedded node on ES_HTTP_PORT)
+ * instead of OpenSearch; OpenSearch is then neither looked for nor touched.
+ */
 export async function ensureStack(opts: StackOptions = {}): Promise<StackUrls> {
   const ctx = ctxOf(opts);
   const t0 = Date.now();
+  const engine = searchEngineOf(ctx.env);
+  if (engine === 'elasticsearch' && opts.nodes !== undefined && opts.nodes !== 1) {
+    throw new Error('the embedded Elasticsearch runs one node only (--nodes is for OpenSearch)');
+  }
   const urls = await withLock(
     'stack',
     async () => {
-      const [databaseUrl, redisUrl, os] = await all<[string, string, { url: string; urls: string[] }]>([
+      const search =
+        engine === 'elasticsearch'
+          ? ensureElasticsearch(ctx)
+          : ensureOpenSearch(
+              { ...ctx, env: openSearchEnv(ctx.env) },
+              opts.nodes === undefined ? {} : { nodes: opts.nodes },
+            );
+      const [databaseUrl, redisUrl, found] = await all<[string, string, { url: string; urls: string[] }]>([
         ensurePostgres(ctx),
         ensureRedis(ctx),
-        ensureOpenSearch(ctx, opts.nodes === undefined ? {} : { nodes: opts.nodes }),
+        search,
       ]);
-      const result: StackUrls = { databaseUrl, redisUrl, opensearchUrl: os.url, opensearchUrls: os.urls };
+      const result: StackUrls = {
+        databaseUrl,
+        redisUrl,
+        searchEngine: engine,
+        searchUrl: found.url,
+        searchUrls: found.urls,
+        ...(engine === 'opensearch' ? { opensearchUrl: found.url, opensearchUrls: found.urls } : {}),
+      };
       writeStackEnv(result);
       return result;
     },
@@ -74,33 +111,52 @@ export async function ensureStack(opts: StackOptions = {}): Promise<StackUrls> {
   if (opts.setEnv) {
     process.env.DATABASE_URL ??= urls.databaseUrl;
     process.env.REDIS_URL ??= urls.redisUrl;
-    process.env.OPENSEARCH_URL ??= urls.opensearchUrl;
+    process.env.SEARCH_ENGINE ??= urls.searchEngine;
+    process.env.SEARCH_URL ??= urls.searchUrl;
+    if (urls.opensearchUrl) process.env.OPENSEARCH_URL ??= urls.opensearchUrl;
   }
   ctx.log(line('stack', `ready in ${since(t0)}; URLs in ${path.relative(repoRoot, stackEnvPath)}`));
   return urls;
 }
 
-/** Stops what this script started (pid files); machine services are left alone. */
+/**
+ * Stops what this script started (pid and state files), both engines whatever SEARCH_ENGINE says;
+ * machine services and engines it did not start are left alone.
+ */
 export async function stopStack(opts: StackOptions = {}): Promise<void> {
   const ctx = ctxOf(opts);
   await withLock(
     'stack',
     async () => {
-      await all<[void, void, void]>([stopOpenSearch(ctx), stopRedis(ctx), stopPostgres(ctx)]);
+      const es =
+        searchEngineOf(ctx.env) === 'elasticsearch' || elasticsearchRunning() ? stopElasticsearch(ctx) : undefined;
+      await all<[void, void, void, void]>([
+        stopOpenSearch(ctx),
+        es ?? Promise.resolve(),
+        stopRedis(ctx),
+        stopPostgres(ctx),
+      ]);
     },
     ctx.log,
   );
 }
 
-/** One line per component: the URL in use and whether it answers. */
+/**
+ * One line per component: the URL in use and whether it answers. The engine is the one of
+ * SEARCH_ENGINE (else the one of .data/stack.env); an Elasticsearch the script started is shown too.
+ */
 export async function stackStatus(opts: StackOptions = {}): Promise<string[]> {
   const ctx = ctxOf(opts);
   const current = readStackEnv();
-  return Promise.all([
-    postgresStatus(ctx, current.DATABASE_URL),
-    redisStatus(ctx, current.REDIS_URL),
-    opensearchStatus(ctx, current.OPENSEARCH_URL),
-  ]);
+  const engine = searchEngineOf(ctx.env.SEARCH_ENGINE ? ctx.env : { SEARCH_ENGINE: current.SEARCH_ENGINE });
+  const search =
+    engine === 'elasticsearch'
+      ? [elasticsearchStatus(ctx, current.SEARCH_ENGINE === 'elasticsearch' ? current.SEARCH_URL : undefined)]
+      : [
+          opensearchStatus({ ...ctx, env: openSearchEnv(ctx.env) }, current.OPENSEARCH_URL ?? current.SEARCH_URL),
+          ...(elasticsearchRunning() ? [elasticsearchStatus(ctx, undefined)] : []),
+        ];
+  return Promise.all([postgresStatus(ctx, current.DATABASE_URL), redisStatus(ctx, current.REDIS_URL), ...search]);
 }
 
 /** Stops OpenSearch node `n` (1-based) of a multi-node cluster started by this script. */

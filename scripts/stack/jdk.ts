@@ -108,3 +108,26 @@ export function chooseJdk(env: NodeJS.ProcessEnv): JdkChoice {
       'or a JDK 21+, or set OPENSEARCH_URL',
   );
 }
+
+/**
+ * The JDK for Elasticsearch 9 (needs 21+): ES_JAVA_HOME when set, else the newest JDK 21+ found
+ * (Temurin 25 under /usr/lib/jvm on these machines).
+ */
+export function chooseEsJdk(env: NodeJS.ProcessEnv): Jdk {
+  if (env.ES_JAVA_HOME) {
+    const jdk = describe(env.ES_JAVA_HOME);
+    if (!jdk) throw new Error(`ES_JAVA_HOME=${env.ES_JAVA_HOME} is not a JDK (bin/java, bin/javac, release)`);
+    if (jdk.major < 21) throw new Error(`Elasticsearch 9 needs JDK 21+, ES_JAVA_HOME=${jdk.home} is ${jdk.major}`);
+    return jdk;
+  }
+  const modern = listJdks(env)
+    .filter((j) => j.major >= 21)
+    .sort((a, b) => b.major - a.major)[0];
+  if (!modern) {
+    throw new Error(
+      'Elasticsearch 9 needs a JDK 21+ and none was found (JAVA_HOME, /usr/lib/jvm, PATH): install one, set ES_JAVA_HOME, ' +
+        'or set SEARCH_URL to a running Elasticsearch',
+    );
+  }
+  return modern;
+}

@@ -258,6 +258,8 @@ export async function withLock<T>(name: string, fn: () => Promise<T>, log: Log, 
 export interface HttpResult {
   status: number;
   body: unknown;
+  /** response headers, names lower-cased */
+  headers: http.IncomingHttpHeaders;
 }
 
 /**
@@ -286,7 +288,7 @@ export function httpJson(url: string, method = 'GET', body?: unknown, timeoutMs 
           } catch {
             /* not JSON */
           }
-          resolve({ status: res.statusCode ?? 0, body: parsed });
+          resolve({ status: res.statusCode ?? 0, body: parsed, headers: res.headers });
         });
         res.on('error', reject);
       },
