@@ -23,6 +23,10 @@ export interface TestAppOptions {
   apps: AppPlugin[];
   config?: Partial<Record<keyof Config, string | number | boolean>>;
   clock?: Clock;
+  /** The URL the app's runtime uses for its own (cloned) database, e.g. through a forwarder. */
+  rewriteDatabaseUrl?: (url: string) => string;
+  /** Captures the server's log lines (at the config's LOG_LEVEL) instead of dropping them. */
+  logStream?: { write(line: string): void };
 }
 
 /**
@@ -40,7 +44,7 @@ export async function startTestApp(opts: TestAppOptions): Promise<TestApp> {
     { ...process.env, APP_ENV: 'test' },
     {
       LOG_LEVEL: 'silent',
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: opts.rewriteDatabaseUrl ? opts.rewriteDatabaseUrl(databaseUrl) : databaseUrl,
       REDIS_KEY_PREFIX: `test:${id}:`,
       INDEX_PREFIX: `t${id.replace(/_/g, '-')}`.toLowerCase(),
       STORAGE_DIR: path.join(dir, 'files'),
@@ -52,7 +56,12 @@ export async function startTestApp(opts: TestAppOptions): Promise<TestApp> {
   const runtime = createRuntime(config, opts.clock ? { clock: opts.clock } : {});
   let app: FastifyInstance;
   try {
-    app = await createServer({ runtime, apps: opts.apps, version: 'test', logger: false });
+    app = await createServer({
+      runtime,
+      apps: opts.apps,
+      version: 'test',
+      ...(opts.logStream ? { logStream: opts.logStream } : { logger: false }),
+    });
     await app.listen({ host: '127.0.0.1', port: 0 });
   } catch (err) {
     // A test that expects the server to refuse to start must not leak its connections.
