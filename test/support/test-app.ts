@@ -24,6 +24,10 @@ export interface TestAppOptions {
   apps: AppPlugin[];
   config?: ConfigOverrides;
   clock?: Clock;
+  /** The URL the app's runtime uses for its own (cloned) database, e.g. through a forwarder. */
+  rewriteDatabaseUrl?: (url: string) => string;
+  /** Captures the server's log lines (at the config's LOG_LEVEL) instead of dropping them. */
+  logStream?: { write(line: string): void };
 }
 
 /**
@@ -54,10 +58,18 @@ export async function startTestRuntime(opts: { config?: ConfigOverrides; clock?:
  */
 export async function startTestApp(opts: TestAppOptions): Promise<TestApp> {
   const env = await createIsolatedEnv({ config: opts.config });
-  const runtime = createRuntime(env.config, opts.clock ? { clock: opts.clock } : {});
+  const config = opts.rewriteDatabaseUrl
+    ? { ...env.config, DATABASE_URL: opts.rewriteDatabaseUrl(env.config.DATABASE_URL) }
+    : env.config;
+  const runtime = createRuntime(config, opts.clock ? { clock: opts.clock } : {});
   let app: FastifyInstance;
   try {
-    app = await createServer({ runtime, apps: opts.apps, version: 'test', logger: false });
+    app = await createServer({
+      runtime,
+      apps: opts.apps,
+      version: 'test',
+      ...(opts.logStream ? { logStream: opts.logStream } : { logger: false }),
+    });
     await app.listen({ host: '127.0.0.1', port: 0 });
   } catch (err) {
     // A test that expects the server to refuse to start must not leak its connections.

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const bool = z
@@ -17,6 +18,67 @@ const url = (protocols: string[]) =>
     `must be a URL with scheme ${protocols.join(' or ')}`,
   );
 
+/** Names `proxy-addr` (Fastify's `trustProxy`) knows for address ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function proxyEntryProblem(entry: string): string | null {
+  if (PROXY_RANGE_NAMES.has(entry)) return null;
+  const [addr, bits, ...rest] = entry.split('/');
+  const family = isIP(addr ?? '');
+  if (!family || rest.length) return `"${entry}" is not an IP address or CIDR`;
+  if (bits === undefined) return null;
+  const max = family === 4 ? 32 : 128;
+  if (!/^[0-9]{1,3}$/.test(bits) || Number(bits) > max) return `"${entry}" has a prefix length outside 0–${max}`;
+  return null;
+}
+
+/**
+ * DESIGN.md section 6: the proxies in front of the service, so that the client address is the
+ * first untrusted hop from the right of `X-Forwarded-For` (never the left-most entry, which any
+ * client can write). `false` (or `0`, or unset): no proxy, the socket's peer is the client. A
+ * hop count (`1` behind one load balancer, `2` behind a CDN and a load balancer): that many
+ * hops, counted from the socket's peer, are proxies. A comma-separated list of addresses and
+ * CIDRs (and the names `loopback`, `linklocal`, `uniquelocal`): hops from those addresses are
+ * proxies. `true` ("trust every hop") is refused: it lets each client choose its own address.
+ */
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((raw, ctx): false | number | string[] => {
+    const v = raw.trim().toLowerCase();
+    if (v === '' || v === 'false' || v === 'no' || v === '0') return false;
+    if (v === 'true' || v === 'yes' || v === '*') {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'trusting every proxy hop is refused (any client could choose its own address in X-Forwarded-For): ' +
+          'give the number of proxies in front of the service (e.g. 1) or their addresses/CIDRs (e.g. 10.0.0.0/8,192.0.2.7)',
+      });
+      return z.NEVER;
+    }
+    if (/^[0-9]+$/.test(v)) {
+      const hops = Number(v);
+      if (hops > 20) {
+        ctx.addIssue({ code: 'custom', message: 'a hop count must be 0 to 20' });
+        return z.NEVER;
+      }
+      return hops;
+    }
+    const entries = v
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
+    const problems = entries.map(proxyEntryProblem).filter((p): p is string => p !== null);
+    if (problems.length || !entries.length) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `a hop count or a comma-separated list of proxy addresses/CIDRs: ${problems.join('; ') || 'empty list'}`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
 /** Development-only secrets: production must set its own (checked in `loadConfig`). */
 const DEV_SECRET = 'development-only-secret-change-me-0123456789';
 const secret = z.string().min(32, 'must be at least 32 characters').default(DEV_SECRET);
@@ -31,7 +93,7 @@ export const envSchema = z.object({
   PORT: int(8080, 0, 65535),
   PUBLIC_BASE_URL: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: trustProxy,
 
   DATABASE_URL: url(['postgres:', 'postgresql:']).default('postgres://postgres@127.0.0.1:5432/guest'),
   DATABASE_POOL_MAX: int(10, 1, 200),
@@ -84,6 +146,24 @@ export const envSchema = z.object({
   MAP_UPSTREAM_URL: z.string().default('https://tiles.invalid'),
   MAP_UPSTREAM_TIMEOUT_MS: int(5000, 100, 60_000),
   SHUTDOWN_GRACE_MS: int(10_000, 0, 120_000),
+
+  // Failing dependencies (DESIGN.md section 6): a dependency that is down is a fast 503, never a wait.
+  /** Longest wait for a Redis connection; commands fail at once while it is down (no offline queue). */
+  REDIS_CONNECT_TIMEOUT_MS: int(1000, 50, 60_000),
+  /** A Redis command that has not answered after this long fails (a Redis that hangs, not one that is down). */
+  REDIS_COMMAND_TIMEOUT_MS: int(1000, 10, 60_000),
+  /** Longest wait for a Postgres connection (a new one, or a free one of the pool). */
+  DATABASE_CONNECT_TIMEOUT_MS: int(5000, 100, 120_000),
+  /** Longest wait for one search engine request. */
+  SEARCH_REQUEST_TIMEOUT_MS: int(10_000, 100, 600_000),
+  /** `Retry-After` of 503 `unavailable` when Postgres, Redis or the search engine does not answer. */
+  UNAVAILABLE_RETRY_AFTER_S: int(5, 1, 3600),
+
+  // Hostile input: bounds of every JSON body, checked before its schema (so also for stored free-form JSON).
+  /** Deepest nesting of objects and arrays in a JSON body. */
+  JSON_MAX_DEPTH: int(16, 2, 256),
+  /** Most items in one array of a JSON body. */
+  JSON_MAX_ARRAY_ITEMS: int(1000, 1, 1_000_000),
 
   // Catalog and indexer (indexer/): import batches, outbox drain, retries, event horizon.
   CATALOG_IMPORT_BATCH: int(1000, 1, 50_000),

@@ -26,9 +26,21 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** `jobsSchema` defaults to pg-boss' (and `JOBS_SCHEMA`'s) default, `pgboss`. */
-export function createDatabase(url: string, max = 10, opts: { jobsSchema?: string } = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+/**
+ * `jobsSchema` defaults to pg-boss' (and `JOBS_SCHEMA`'s) default, `pgboss`. `connectTimeoutMs`
+ * bounds the wait for a connection (a new one, or a free one of the pool); unbounded unless given.
+ */
+export function createDatabase(
+  url: string,
+  max = 10,
+  opts: { jobsSchema?: string; connectTimeoutMs?: number } = {},
+): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 30_000,
+    ...(opts.connectTimeoutMs ? { connectionTimeoutMillis: opts.connectTimeoutMs } : {}),
+  });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = drizzle(pool, { schema });

@@ -17,9 +17,11 @@ export interface RateLimitResult {
 }
 
 /**
- * Fixed-window counters in Redis, shared by every process. If Redis is unreachable the limiter
- * lets requests through (and the error is logged by the caller): an outage of the cache must not
- * take the whole API down.
+ * Fixed-window counters in Redis, shared by every process. While Redis is unreachable a hit
+ * fails at once (the client has no offline queue, see `@guest/runtime`): the global per-address
+ * and per-actor limits then let the request through (and log it), so an outage of the cache does
+ * not take the whole API down; a named limit taken with `consume` guards a sensitive route
+ * (login, email availability, captcha), whose request then answers 503 `unavailable`.
  */
 export class RateLimiter {
   constructor(private readonly redis: Redis) {}

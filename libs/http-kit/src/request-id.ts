@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-const WELL_FORMED = /^[A-Za-z0-9._:-]{1,128}$/;
+export const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Keeps a caller's well-formed `X-Request-Id` (so traces join up); otherwise makes a new one. */
 export function genRequestId(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
-  if (typeof incoming === 'string' && WELL_FORMED.test(incoming)) return incoming;
+  if (typeof incoming === 'string' && WELL_FORMED_REQUEST_ID.test(incoming)) return incoming;
   return randomUUID();
 }

@@ -5,8 +5,9 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Runtime } from '@guest/runtime';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
+import { redisSettled, type Runtime } from '@guest/runtime';
 import { AppError } from './errors/app-error.ts';
 import { envelope } from './errors/envelope.ts';
 import { normalizeError } from './errors/normalize.ts';
@@ -18,6 +19,9 @@ import { registerIdempotency } from './idempotency.ts';
 import { registerHealth } from './health.ts';
 import { registerOpenApi } from './openapi.ts';
 import { trackRoutes } from './method-not-allowed.ts';
+import { loggerOptions } from './log.ts';
+import { clientErrorHandler } from './client-error.ts';
+import { registerInputScreen, strictValidatorCompiler } from './input-screen.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,6 +36,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     rateLimitExempt?: boolean;
+    /** A private answer even without sign-in (e.g. a file fetched with a ticket): `Cache-Control: no-store`. */
+    private?: boolean;
   }
 }
 
@@ -46,6 +52,8 @@ export interface ServerOptions {
   apps: AppPlugin[];
   version?: string;
   logger?: FastifyServerOptions['logger'];
+  /** Where log lines go (tests capture them); the logger keeps its level, redaction and serializers. */
+  logStream?: DestinationStream;
 }
 
 /**
@@ -57,15 +65,20 @@ export interface ServerOptions {
 export async function createServer(opts: ServerOptions): Promise<FastifyInstance> {
   const { runtime } = opts;
   const { config } = runtime;
+  const hops = config.TRUST_PROXY;
+  let logger: () => FastifyInstance['log'] = () => {
+    throw new Error('no logger yet');
+  };
   const app = Fastify({
-    logger: opts.logger ?? {
-      level: config.LOG_LEVEL,
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'],
-    },
+    logger: opts.logStream
+      ? loggerOptions(config.LOG_LEVEL, opts.logStream)
+      : (opts.logger ?? loggerOptions(config.LOG_LEVEL)),
     genReqId: genRequestId,
     requestIdHeader: false,
     bodyLimit: config.BODY_LIMIT_BYTES,
-    trustProxy: config.TRUST_PROXY,
+    // DESIGN.md section 6: a hop count or the proxies' addresses, never "trust every hop" (config
+    // refuses `true`); the client is the first untrusted hop from the right of X-Forwarded-For.
+    trustProxy: typeof hops === 'number' ? (_addr: string, i: number) => i < hops : hops,
     forceCloseConnections: 'idle',
     // Requests that arrive while closing get 503 from the onRequest hook below, in the envelope;
     // Fastify's own 503 has neither the envelope nor X-Request-Id.
@@ -76,8 +89,12 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
       reply.header('x-request-id', req.id);
       return sendError(err, req, reply);
     },
+    // Errors of Node's HTTP parser (431, unknown method, Content-Length with Transfer-Encoding):
+    // the envelope and a request id, written on the socket.
+    clientErrorHandler: clientErrorHandler(() => logger()),
   });
-  app.setValidatorCompiler(validatorCompiler);
+  logger = () => app.log;
+  app.setValidatorCompiler(strictValidatorCompiler as never);
   app.setSerializerCompiler(serializerCompiler);
 
   app.decorate('runtime', runtime);
@@ -95,15 +112,25 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', async (req, reply, payload) => {
     if (closing) reply.header('connection', 'close');
+    // Private answers are never stored by a browser or a shared cache: every answer to a
+    // request whose caller was identified (a guard found the actor: `/v1/me*`, sessions,
+    // transactions, a feed with `is_favorite`…), and routes marked `private`. A token sent to a
+    // public route that does not read it (map tiles) leaves that route's own cache policy.
+    if (req.actorId || req.routeOptions.config?.private) {
+      const cc = reply.getHeader('cache-control');
+      if (!(typeof cc === 'string' && /(^|[\s,])no-store($|[\s,])/i.test(cc)))
+        reply.header('cache-control', 'no-store');
+    }
     return payload;
   });
+  // Its first requests must neither queue nor fail for a Redis connection about to be made.
+  app.addHook('onReady', () => redisSettled(runtime.redis, config.REDIS_CONNECT_TIMEOUT_MS));
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
-    if (closing)
-      throw new AppError('service_unavailable', 'The server is shutting down; retry.', {}, { 'retry-after': '1' });
+    if (closing) throw new AppError('unavailable', 'The server is shutting down; retry.', {}, { 'retry-after': '1' });
     req.lang = negotiateLanguage(
       (req.query as Record<string, unknown> | undefined)?.lang,
       req.headers['accept-language'],
@@ -117,6 +144,7 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
     await limit(app, req.log, 'actor', req.actorId, config.RATE_LIMIT_ACTOR_PER_MIN);
   });
 
+  registerInputScreen(app, { maxDepth: config.JSON_MAX_DEPTH, maxItems: config.JSON_MAX_ARRAY_ITEMS });
   registerIdempotency(app, runtime.database.db, config.IDEMPOTENCY_TTL_H);
 
   app.setErrorHandler(sendError);
@@ -142,8 +170,9 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
 
 /** The one place an error becomes a response: the envelope, its status and headers, a log line. */
 function sendError(err: unknown, req: FastifyRequest, reply: FastifyReply) {
-  const appError = normalizeError(err);
-  if (appError.status >= 500) req.log.error({ err }, 'request failed');
+  const appError = normalizeError(err, { retryAfterS: req.server.runtime?.config.UNAVAILABLE_RETRY_AFTER_S });
+  if (appError.code === 'unavailable') req.log.error({ err }, 'request failed: a dependency is not answering');
+  else if (appError.status >= 500) req.log.error({ err }, 'request failed');
   else req.log.info({ code: appError.code, details: appError.details }, 'request rejected');
   return reply.code(appError.status).headers(appError.headers).send(envelope(appError, req.id));
 }

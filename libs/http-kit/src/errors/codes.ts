@@ -1,7 +1,9 @@
 /**
  * Every error code the API answers with, and its HTTP status: section 7 of the spec plus the
  * decisions of DESIGN.md (G7a 422 `schema_invalid`, G7b 403 `captcha_required`) and the
- * protocol-level errors every HTTP API has (405, 413, 415, 502, 503, 504).
+ * protocol-level errors every HTTP API has (405, 408, 413, 415, 431, 502, 503, 504). A dependency
+ * that does not answer (Postgres, Redis, the search engine) is 503 `unavailable` with `Retry-After`
+ * (DESIGN.md section 6), as is a server that is shutting down.
  */
 export const ERROR_CODES = {
   validation_error: 400,
@@ -15,13 +17,15 @@ export const ERROR_CODES = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
   schema_invalid: 422,
+  header_too_large: 431,
   rate_limited: 429,
   internal_error: 500,
   bad_gateway: 502,
-  service_unavailable: 503,
+  unavailable: 503,
   gateway_timeout: 504,
 } as const;
 
@@ -39,12 +43,14 @@ export const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   not_found: 'Not found.',
   method_not_allowed: 'This method is not allowed here.',
   conflict: 'The request conflicts with the current state.',
+  request_timeout: 'The request did not arrive in time.',
   payload_too_large: 'The request body is too large.',
   unsupported_media_type: 'This content type is not supported here.',
   schema_invalid: 'The request body does not match its schema.',
+  header_too_large: 'The request line or its headers are too large.',
   rate_limited: 'Too many requests. Wait and try again.',
   internal_error: 'Internal error. Quote the request id to support.',
   bad_gateway: 'An upstream service answered with an error.',
-  service_unavailable: 'The service is temporarily unavailable.',
+  unavailable: 'The service is temporarily unavailable; retry after the time in Retry-After.',
   gateway_timeout: 'An upstream service did not answer in time.',
 };

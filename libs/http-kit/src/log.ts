@@ -1,0 +1,126 @@
+import type { FastifyServerOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
+
+/**
+ * Own fields of an error that can hold request data: the parameters and text of a failed query
+ * (drizzle's `params`/`query`, pg's `parameters`), pg's `detail` (`Key (email)=(…) already
+ * exists`), `where` (`JSON data, line 1: …`) and `internalQuery`, and bodies of client errors.
+ */
+const REDACTED_KEYS = new Set([
+  'params',
+  'parameters',
+  'query',
+  'detail',
+  'where',
+  'internalQuery',
+  'internalPosition',
+  'body',
+  'input',
+  'values',
+  'rawPacket',
+]);
+const REDACTED = '[redacted]';
+const MAX_CAUSES = 5;
+
+function isErrorLike(v: unknown): v is Error & Record<string, unknown> {
+  return !!v && typeof v === 'object' && typeof (v as Error).message === 'string';
+}
+
+/** A Postgres server error (pg's DatabaseError): a severity and a five-character SQLSTATE. */
+function isPgServerError(err: Record<string, unknown>): boolean {
+  return typeof err.severity === 'string' && typeof err.code === 'string' && /^[0-9A-Z]{5}$/.test(err.code);
+}
+
+/**
+ * The message without request data: a failed query's message (drizzle: `Failed query: <sql>
+ * params: <values>`) is replaced; Postgres quotes the offending value in its messages
+ * (`invalid input syntax for type uuid: "…"`, `value "…" is out of range`), so quoted parts go.
+ */
+function safeMessage(err: Error & Record<string, unknown>): string {
+  if ('params' in err || 'parameters' in err || /^Failed query:/.test(err.message)) {
+    return 'Failed query (its text and parameters are not logged)';
+  }
+  if (isPgServerError(err)) return err.message.replace(/"[^"]*"/g, '"…"');
+  return err.message;
+}
+
+function serializeError(err: Error & Record<string, unknown>, depth: number): Record<string, unknown> {
+  const type = (typeof err.constructor === 'function' && err.constructor.name) || err.name || 'Error';
+  const message = safeMessage(err);
+  const frames = typeof err.stack === 'string' ? err.stack.split('\n').filter((l) => /^\s+at /.test(l)) : [];
+  const out: Record<string, unknown> = { type, message, stack: [`${type}: ${message}`, ...frames].join('\n') };
+  for (const key of Object.keys(err)) {
+    if (key === 'cause' || key === 'errors' || key in out) continue;
+    const val = err[key];
+    if (REDACTED_KEYS.has(key)) out[key] = REDACTED;
+    else if (typeof val === 'string') out[key] = val.length > 500 ? `${val.slice(0, 500)}…` : val;
+    else if (typeof val === 'number' || typeof val === 'boolean') out[key] = val;
+    else if (key === 'meta' && val && typeof val === 'object' && 'statusCode' in val) {
+      // The search engine client's response: the status only (its request holds the user's query).
+      out.meta = { statusCode: (val as { statusCode: unknown }).statusCode };
+    }
+  }
+  if (depth < MAX_CAUSES && isErrorLike(err.cause)) out.cause = serializeError(err.cause as never, depth + 1);
+  if (depth < MAX_CAUSES && Array.isArray(err.errors)) {
+    out.aggregateErrors = err.errors.filter(isErrorLike).map((e) => serializeError(e as never, depth + 1));
+  }
+  return out;
+}
+
+/**
+ * The logger's error serializer: type, message, stack frames, codes and other plain fields of an
+ * error and its causes, never the parameters or text of a failed query, nor values Postgres
+ * quotes in its messages. Redaction lives here, at the logger, so no call site can forget it.
+ */
+export function safeErrorSerializer(err: unknown): unknown {
+  return isErrorLike(err) ? serializeError(err, 0) : err;
+}
+
+/**
+ * A URL for the log: the path, and the names of the query parameters without their values (an
+ * email being checked, a file ticket, a token or search text is request data, not a log field).
+ */
+export function safeUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const names = url
+    .slice(q + 1)
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq < 0 ? pair : `${pair.slice(0, eq)}=${REDACTED}`;
+    });
+  return `${url.slice(0, q)}?${names.join('&')}`;
+}
+
+/** Fastify's request serializer, with `safeUrl`. */
+function requestSerializer(req: {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}) {
+  return {
+    method: req.method,
+    url: typeof req.url === 'string' ? safeUrl(req.url) : req.url,
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
+/** Logger options of every server: level, header redaction, the safe error serializer. */
+export function loggerOptions(level: string, stream?: DestinationStream): NonNullable<FastifyServerOptions['logger']> {
+  return {
+    level,
+    redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'],
+    serializers: {
+      req: requestSerializer as never,
+      err: safeErrorSerializer as never,
+      error: safeErrorSerializer as never,
+    },
+    ...(stream ? { stream } : {}),
+  };
+}
