@@ -1,4 +1,8 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { exitUnlessSupportedRuntime } from '@guest/config';
 import { ensureStack, runningCluster } from './stack/index.ts';
 
 /**
@@ -7,11 +11,19 @@ import { ensureStack, runningCluster } from './stack/index.ts';
  * vitest.resilience.config.ts). Arguments go to vitest and skip the resilience run:
  * `npm test -- test/auth`.
  */
+exitUnlessSupportedRuntime();
+process.stdout.write(`[test] Node.js ${process.version} (${process.execPath})\n`);
 await ensureStack();
 const args = process.argv.slice(2);
 const env = { ...process.env, APP_ENV: 'test' };
+// vitest on this very Node.js (not whatever `npx` would find first on PATH).
+const vitestPkg = createRequire(import.meta.url).resolve('vitest/package.json');
+const vitestCli = path.join(
+  path.dirname(vitestPkg),
+  (JSON.parse(readFileSync(vitestPkg, 'utf8')) as { bin: { vitest: string } }).bin.vitest,
+);
 const vitest = (extra: string[]) =>
-  spawnSync('npx', ['vitest', 'run', ...extra], { stdio: 'inherit', env }).status ?? 1;
+  spawnSync(process.execPath, [vitestCli, 'run', ...extra], { stdio: 'inherit', env }).status ?? 1;
 
 const main = vitest(args);
 if (main !== 0 || args.length > 0) process.exit(main);
