@@ -42,7 +42,7 @@ export async function tokenPair(
   accountId: string,
   sessionId: string,
   refreshToken: string,
-): Promise<z.input<typeof TokenPairResponse>> {
+): Promise<z.output<typeof TokenPairResponse>> {
   const { config, clock } = app.runtime;
   const now = clock.now();
   const claims = { accountId, sessionId };
