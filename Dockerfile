@@ -1,5 +1,5 @@
 # One image for every process of the API; the compose file picks the command.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./

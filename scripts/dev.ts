@@ -1,4 +1,4 @@
-import { loadConfigOrExit } from '@guest/config';
+import { exitUnlessSupportedRuntime, loadConfigOrExit } from '@guest/config';
 import { ensureDatabaseExists, runMigrations } from '@guest/db';
 import { createRuntime } from '@guest/runtime';
 import { createLogger, loadDemoCatalog, startMaintenance, startOutboxWorker } from '@guest/indexer';
@@ -12,6 +12,8 @@ import { ensureStack } from './stack/index.ts';
  * maintenance schedules, and serves every app behind one base URL.
  */
 const step = (msg: string) => process.stdout.write(`[dev] ${msg}\n`);
+exitUnlessSupportedRuntime();
+step(`Node.js ${process.version} (${process.execPath})`);
 
 step('bringing up Postgres, Redis and OpenSearch');
 await ensureStack();

@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import pg from 'pg';
-import { loadConfig } from '@guest/config';
+import { exitUnlessSupportedRuntime, loadConfig } from '@guest/config';
 import { ensureStack, runningCluster } from './stack/index.ts';
 
 /**
@@ -26,9 +29,18 @@ if (first === 'drop-kept') {
   process.exit(0);
 }
 
+exitUnlessSupportedRuntime();
+process.stdout.write(`[test] Node.js ${process.version} (${process.execPath})\n`);
 await ensureStack();
 const env = { ...process.env, APP_ENV: 'test' };
-const vitest = (args: string[]) => spawnSync('npx', ['vitest', 'run', ...args], { stdio: 'inherit', env }).status ?? 1;
+// vitest on this very Node.js (not whatever `npx` would find first on PATH).
+const vitestPkg = createRequire(import.meta.url).resolve('vitest/package.json');
+const vitestCli = path.join(
+  path.dirname(vitestPkg),
+  (JSON.parse(readFileSync(vitestPkg, 'utf8')) as { bin: { vitest: string } }).bin.vitest,
+);
+const vitest = (args: string[]) =>
+  spawnSync(process.execPath, [vitestCli, 'run', ...args], { stdio: 'inherit', env }).status ?? 1;
 
 if (TIERS.includes(first as Tier)) process.exit(await runTier(first as Tier, rest));
 if (first !== undefined)

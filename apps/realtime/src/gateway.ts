@@ -1,10 +1,11 @@
-import uWS from 'uWebSockets.js';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '@guest/config';
 import { accountChannel, type SocketMessage } from '@guest/realtime-bus';
+import { loadTransport, type HttpAnswer, type Transport, type TransportSocket } from './transport.ts';
 
 export { publishToAccount, accountChannel, type SocketMessage } from '@guest/realtime-bus';
+export { TransportListenError, TransportLoadError } from './transport.ts';
 
 export interface SocketIdentity {
   accountId: string;
@@ -20,30 +21,45 @@ interface UserData extends SocketIdentity {
 
 export interface Gateway {
   port: number;
+  /** The socket library in use and its version, e.g. `ws 8.23.0`. */
+  transport: string;
   close(): Promise<void>;
 }
 
 const MAX_PAYLOAD = 16 * 1024;
+const SOCKET_PATH = '/v1/ws';
 
-function envelopeText(code: string, message: string, requestId: string): string {
-  return JSON.stringify({ error: { code, message, details: {}, request_id: requestId } });
+function envelope(status: number, code: string, message: string, requestId: string): HttpAnswer {
+  return {
+    status,
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+    body: JSON.stringify({ error: { code, message, details: {}, request_id: requestId } }),
+  };
 }
 
 /**
- * The realtime gateway: `/v1/ws` on uWebSockets.js. Each socket is bound to one account; the
+ * The realtime gateway: `/v1/ws` on its own port. Each socket is bound to one account; the
  * gateway subscribes to that account's Redis channel while at least one of its sockets is open,
  * so any process can reach the account's devices with `publishToAccount`.
+ *
+ * It refuses to start (the promise rejects) when its transport did not load and serve a real
+ * handshake (`TransportLoadError`), or when it cannot listen on its port (`TransportListenError`).
  */
 export async function startGateway(opts: {
   config: Config;
   authenticate: SocketAuthenticator;
   port: number;
   host?: string;
+  /** Default: the `ws` transport, loaded and checked once per process. */
+  transport?: Promise<Transport>;
 }): Promise<Gateway> {
   const { config, authenticate } = opts;
+  // First the transport: a gateway that cannot serve sockets must not look started.
+  const transport = await (opts.transport ?? loadTransport());
   const subscriber = new Redis(config.REDIS_URL, { lazyConnect: false });
   subscriber.on('error', () => {});
-  const sockets = new Map<string, Set<uWS.WebSocket<UserData>>>();
+  const sockets = new Map<string, Set<TransportSocket<UserData>>>();
+  const subscribed = new Map<string, Promise<unknown>>();
 
   subscriber.on('message', (channel: string, raw: string) => {
     const accountId = channel.slice(accountChannel(config.REDIS_KEY_PREFIX, '').length);
@@ -55,104 +71,97 @@ export async function startGateway(opts: {
     } catch {
       return;
     }
+    // A closed session must lose its socket at once, not at the next token check.
+    const closedSession = msg.type === 'session.closed' && (msg.data as { session_id?: string })?.session_id;
     for (const ws of set) {
       ws.send(raw);
-      // A closed session must lose its socket at once, not at the next token check.
-      const closedSession = msg.type === 'session.closed' && (msg.data as { session_id?: string })?.session_id;
-      if (closedSession && closedSession === ws.getUserData().sessionId) ws.end(4001, 'session closed');
+      if (closedSession && closedSession === ws.data.sessionId) ws.end(4001, 'session closed');
     }
   });
 
-  const send = (ws: uWS.WebSocket<UserData>, type: string, data: unknown) =>
+  const send = (ws: TransportSocket<UserData>, type: string, data: unknown) =>
     ws.send(JSON.stringify({ type, data, ts: new Date().toISOString() }));
 
-  const app = uWS
-    .App()
-    .get('/health', (res) => {
-      res.writeHeader('content-type', 'application/json').end(JSON.stringify({ status: 'ok' }));
-    })
-    .ws<UserData>('/v1/ws', {
-      maxPayloadLength: MAX_PAYLOAD,
-      idleTimeout: 60,
-      sendPingsAutomatically: true,
-      upgrade: (res, req, context) => {
-        const query = new URLSearchParams(req.getQuery() ?? '');
-        const key = req.getHeader('sec-websocket-key');
-        const protocol = req.getHeader('sec-websocket-protocol');
-        const extensions = req.getHeader('sec-websocket-extensions');
-        const requestId = req.getHeader('x-request-id') || randomUUID();
-        let aborted = false;
-        res.onAborted(() => {
-          aborted = true;
-        });
-        authenticate(query)
-          .then((identity) => {
-            if (aborted) return;
-            res.cork(() => {
-              if (!identity) {
-                res
-                  .writeStatus('401 Unauthorized')
-                  .writeHeader('content-type', 'application/json')
-                  .writeHeader('x-request-id', requestId)
-                  .end(envelopeText('unauthorized', 'A valid access_token or ticket is required.', requestId));
-                return;
-              }
-              res.upgrade<UserData>({ ...identity, connectionId: randomUUID() }, key, protocol, extensions, context);
-            });
-          })
-          .catch(() => {
-            if (aborted) return;
-            res.cork(() => {
-              res
-                .writeStatus('500 Internal Server Error')
-                .writeHeader('content-type', 'application/json')
-                .end(envelopeText('internal_error', 'Internal error.', requestId));
-            });
-          });
-      },
-      open: (ws) => {
-        const { accountId } = ws.getUserData();
-        let set = sockets.get(accountId);
-        if (!set) {
-          set = new Set();
-          sockets.set(accountId, set);
-          void subscriber.subscribe(accountChannel(config.REDIS_KEY_PREFIX, accountId));
-        }
-        set.add(ws);
-        send(ws, 'hello', { account_id: accountId });
-      },
-      message: (ws, raw) => {
-        let msg: { type?: unknown } | null = null;
-        try {
-          msg = JSON.parse(Buffer.from(raw).toString('utf8'));
-        } catch {
-          msg = null;
-        }
-        if (msg && msg.type === 'ping') return void send(ws, 'pong', {});
-        send(ws, 'error', { code: 'validation_error', message: 'Unknown message; send {"type":"ping"}.' });
-      },
-      close: (ws) => {
-        const { accountId } = ws.getUserData();
-        const set = sockets.get(accountId);
-        if (!set) return;
-        set.delete(ws);
-        if (set.size === 0) {
-          sockets.delete(accountId);
-          void subscriber.unsubscribe(accountChannel(config.REDIS_KEY_PREFIX, accountId));
-        }
+  let server;
+  try {
+    server = await transport.listen<UserData>({
+      host: opts.host ?? config.HOST,
+      port: opts.port,
+      path: SOCKET_PATH,
+      maxPayload: MAX_PAYLOAD,
+      idleTimeoutS: 60,
+      handlers: {
+        http: (req) => {
+          const requestId = req.header('x-request-id') || randomUUID();
+          if (!req.upgrade && req.method === 'GET' && req.path === '/health') {
+            return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"ok"}' };
+          }
+          return envelope(404, 'not_found', `Nothing at ${req.path}; the socket is ${SOCKET_PATH}.`, requestId);
+        },
+        upgrade: async (req) => {
+          const requestId = req.header('x-request-id') || randomUUID();
+          try {
+            const identity = await authenticate(req.query);
+            if (!identity) {
+              return {
+                refuse: envelope(401, 'unauthorized', 'A valid access_token or ticket is required.', requestId),
+              };
+            }
+            return { accept: { ...identity, connectionId: randomUUID() } };
+          } catch {
+            return { refuse: envelope(500, 'internal_error', 'Internal error.', requestId) };
+          }
+        },
+        open: async (ws) => {
+          const { accountId } = ws.data;
+          let set = sockets.get(accountId);
+          if (!set) {
+            set = new Set();
+            sockets.set(accountId, set);
+            subscribed.set(
+              accountId,
+              subscriber.subscribe(accountChannel(config.REDIS_KEY_PREFIX, accountId)).catch(() => 0),
+            );
+          }
+          set.add(ws);
+          // Subscribed before the greeting: whatever is published once the client has its
+          // `hello` reaches it.
+          await subscribed.get(accountId);
+          send(ws, 'hello', { account_id: accountId });
+        },
+        message: (ws, text) => {
+          let msg: { type?: unknown } | null = null;
+          try {
+            msg = JSON.parse(text);
+          } catch {
+            msg = null;
+          }
+          if (msg && msg.type === 'ping') return void send(ws, 'pong', {});
+          send(ws, 'error', { code: 'validation_error', message: 'Unknown message; send {"type":"ping"}.' });
+        },
+        close: (ws) => {
+          const { accountId } = ws.data;
+          const set = sockets.get(accountId);
+          if (!set) return;
+          set.delete(ws);
+          if (set.size === 0) {
+            sockets.delete(accountId);
+            subscribed.delete(accountId);
+            void subscriber.unsubscribe(accountChannel(config.REDIS_KEY_PREFIX, accountId)).catch(() => {});
+          }
+        },
       },
     });
-
-  const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
-    app.listen(opts.host ?? config.HOST, opts.port, (s) =>
-      s ? resolve(s) : reject(new Error(`cannot listen on ${opts.port}`)),
-    );
-  });
+  } catch (err) {
+    subscriber.disconnect();
+    throw err;
+  }
+  const listening = server;
   return {
-    port: uWS.us_socket_local_port(listenSocket),
+    port: listening.port,
+    transport: `${transport.name} ${transport.version}`,
     async close() {
-      uWS.us_listen_socket_close(listenSocket);
-      for (const set of sockets.values()) for (const ws of set) ws.end(1001, 'going away');
+      await listening.close();
       await subscriber.quit().catch(() => {});
     },
   };

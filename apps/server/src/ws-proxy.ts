@@ -2,7 +2,7 @@ import net from 'node:net';
 import type { Server } from 'node:http';
 
 /**
- * The socket gateway is a separate uWebSockets.js server; to keep one base URL, upgrade requests
+ * The socket gateway is a separate server on its own port; to keep one base URL, upgrade requests
  * for `/v1/ws` arriving at the HTTP server are piped, bytes unchanged, to the gateway's port.
  * Returns a function that ends every passed-through socket (for shutdown).
  */

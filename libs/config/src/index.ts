@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { DEV_SECRET, envSchema, type Env } from './schema.ts';
 import { readEnvFile, repoRoot, stackEnvFile } from './env-file.ts';
+import { exitUnlessSupportedRuntime } from './runtime.ts';
 
 export { repoRoot, readEnvFile, stackEnvFile };
 export { envSchema };
+export { exitUnlessSupportedRuntime, minimumNode, nodeAtLeast, runtimeProblem } from './runtime.ts';
 export type Config = Env;
 
 export class ConfigError extends Error {
@@ -63,8 +65,9 @@ export function loadConfig(
   return cfg;
 }
 
-/** For entry points: load or print the problems and exit non-zero. */
+/** For entry points: refuse an unsupported Node.js, then load or print the problems and exit non-zero. */
 export function loadConfigOrExit(): Config {
+  exitUnlessSupportedRuntime();
   try {
     return loadConfig();
   } catch (err) {

@@ -13,7 +13,7 @@ export interface ClientMeta {
   userAgent: string | null;
 }
 
-export type TokenPair = z.input<typeof TokenPairResponse>;
+export type TokenPair = z.output<typeof TokenPairResponse>;
 
 /** Opens a session; the refresh token exists only in the answer, the table keeps its hash. */
 export async function openSession(
