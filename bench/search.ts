@@ -1,5 +1,4 @@
 import { performance } from 'node:perf_hooks';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { loadConfigOrExit } from '@guest/config';
 import { aliasName, BASE_CURRENCY, LISTING_KINDS, type ListingKind } from '@guest/catalog';
@@ -12,12 +11,11 @@ import { buildCountRequest, buildFeedRequest } from '../apps/read-api/src/search
 import { buildClusterRequest, buildPointsRequest, CLUSTER_MAX_ZOOM } from '../apps/read-api/src/search/map.ts';
 import { buildHistogramRequest, buildPriceStatsRequest } from '../apps/read-api/src/search/price-range.ts';
 import { buildListingSuggestRequest, buildPlaceSuggestRequest } from '../apps/read-api/src/search/suggest.ts';
-import { FxRates } from '../apps/read-api/src/search/fx-rates.ts';
+import { createFxService } from '../apps/read-api/src/fx/service.ts';
 import type { QueryContext } from '../apps/read-api/src/search/query.ts';
 import { dateParam, EventFilterParams } from '../apps/read-api/src/events/params.ts';
 import { CARDINALITY_PRECISION } from '../apps/read-api/src/events/query.ts';
-import { listScopeAt, requestToday, resolveFilters } from '../apps/read-api/src/events/scope.ts';
-import { loadCalendar, loadUpcoming } from '../apps/read-api/src/events/service.ts';
+import { createEventsService } from '../apps/read-api/src/events/service.ts';
 import { windowDaysParam } from '../apps/read-api/src/routes/v1/events/upcoming.ts';
 import {
   argValue,
@@ -78,7 +76,7 @@ async function run(): Promise<void> {
   const listingsIndex = aliasName(config.INDEX_PREFIX, 'listings');
   const placesIndex = aliasName(config.INDEX_PREFIX, 'places');
   const eventsIndex = aliasName(config.INDEX_PREFIX, 'events');
-  const ctx: QueryContext = { fx: await new FxRates(rt.database.db).get(), baseCurrency: BASE_CURRENCY };
+  const ctx: QueryContext = { fx: await createFxService({ db: rt.database.db }).table(), baseCurrency: BASE_CURRENCY };
 
   // What the index holds, and whether the service at BASE_URL reads the same index.
   const indexed = await rt.search.count(listingsIndex, { query: { match_all: {} } });
@@ -238,10 +236,13 @@ async function run(): Promise<void> {
       return res;
     },
   };
-  const eventsApp = {
-    runtime: { ...rt, search: tookCountingEngine },
+  const eventsService = createEventsService({
+    engine: tookCountingEngine,
+    index: eventsIndex,
     cursors: createCursorCodec(config.CURSOR_SECRET),
-  } as unknown as FastifyInstance;
+    clock: rt.clock,
+    config,
+  });
   // The query strings of the two routes (apps/read-api/src/routes/v1/events).
   const CalendarQuery = EventFilterParams.extend({
     first: dateParam.optional(),
@@ -254,21 +255,12 @@ async function run(): Promise<void> {
   });
   const eventsEngine = async (path: string) => {
     const qs = params(path.split('?')[1] ?? '');
-    const now = rt.clock.now();
     eventsTook = 0;
     if (path.startsWith('/v1/events/calendar')) {
-      const q = CalendarQuery.parse(qs);
-      const today = requestToday(now, q);
-      await loadCalendar(eventsApp, { filters: resolveFilters(q, config), today, now }, q.first ?? today, q.days);
+      await eventsService.calendar(CalendarQuery.parse(qs));
     } else {
       const q = UpcomingQuery.parse(qs);
-      const filters = resolveFilters(q, config);
-      await loadUpcoming(eventsApp, (at) => listScopeAt(filters, q, at, config.EVENTS_HORIZON_DAYS), {
-        limit: q.limit,
-        cursor: q.cursor,
-        withTotal: q.with_total,
-        lang: 'en',
-      }).catch((err: Error) => {
+      await eventsService.upcoming(q, 'en').catch((err: Error) => {
         if (!q.cursor) throw err;
         throw new BenchError(
           `the service's upcoming cursor cannot be read here (${err.message}): run the benchmark with the ` +

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppPlugin } from '@guest/http-kit';
+import { createReadServices, type ReadRouteOptions } from './services.ts';
 import i18nRoutes from './routes/v1/i18n.ts';
 import languagesRoutes from './routes/v1/i18n/languages.ts';
 import mapRoutes from './routes/v1/map.ts';
@@ -18,18 +19,22 @@ import fxRatesRoutes from './routes/v1/fx/rates.ts';
  * Route modules live under `routes/` in folders that mirror their URL paths.
  */
 async function readApiPlugin(app: FastifyInstance): Promise<void> {
-  await app.register(i18nRoutes);
-  await app.register(languagesRoutes);
-  await app.register(mapRoutes);
-  await app.register(eventsRoutes);
-  await app.register(placesRoutes);
-  await app.register(categoriesRoute);
-  await app.register(amenitiesRoute);
-  await app.register(searchRoutes);
-  await app.register(nodesRoutes);
-  await app.register(configRoutes);
-  await app.register(currenciesRoutes);
-  await app.register(fxRatesRoutes);
+  const { config, database, search, clock } = app.runtime;
+  const services = createReadServices({ config, database, engine: search, clock, cursors: app.cursors });
+  app.addHook('onClose', () => services.close());
+  const opts: ReadRouteOptions = { services, config };
+  await app.register(i18nRoutes, opts);
+  await app.register(languagesRoutes, opts);
+  await app.register(mapRoutes, opts);
+  await app.register(eventsRoutes, opts);
+  await app.register(placesRoutes, opts);
+  await app.register(categoriesRoute, opts);
+  await app.register(amenitiesRoute, opts);
+  await app.register(searchRoutes, opts);
+  await app.register(nodesRoutes, opts);
+  await app.register(configRoutes, opts);
+  await app.register(currenciesRoutes, opts);
+  await app.register(fxRatesRoutes, opts);
 }
 
 export const readApi: AppPlugin = { name: 'read-api', plugin: readApiPlugin };

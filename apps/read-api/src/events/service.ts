@@ -1,5 +1,8 @@
-import type { FastifyInstance } from 'fastify';
-import { aliasName, type ContentLanguage, type EventOccurrenceDocument } from '@guest/catalog';
+import type { Config } from '@guest/config';
+import type { CursorCodec } from '@guest/http-kit';
+import type { ContentLanguage, EventOccurrenceDocument } from '@guest/catalog';
+import type { Clock } from '@guest/runtime';
+import type { SearchEngine } from '@guest/search-engine';
 import { textIn, toEventCard } from './card.ts';
 import {
   calendarQuery,
@@ -13,26 +16,105 @@ import {
   type EventScope,
   type UpcomingAfter,
 } from './query.ts';
-import { checkFingerprint, listFingerprint, malformedCursor } from './scope.ts';
+import type { EventFilterQuery } from './params.ts';
+import {
+  checkFingerprint,
+  listFingerprint,
+  listScopeAt,
+  malformedCursor,
+  requestToday,
+  resolveFilters,
+} from './scope.ts';
 import type { EventCardT } from './schemas.ts';
-import { calendarWindow } from './window.ts';
+import { calendarWindow, checkDayFilters, listWindow } from './window.ts';
 
-/** Runs the events queries on the engine and shapes the answers. */
-
-export function eventsIndex(app: FastifyInstance): string {
-  return aliasName(app.runtime.config.INDEX_PREFIX, 'events');
+/** What the events service needs, given by whoever builds it (the app, a bench, a test). */
+export interface EventsServiceDeps {
+  engine: SearchEngine;
+  /** Alias of the events index. */
+  index: string;
+  cursors: CursorCodec;
+  clock: Clock;
+  config: Pick<
+    Config,
+    'EVENTS_HORIZON_DAYS' | 'EVENTS_NEAR_RADIUS_DEFAULT_M' | 'MAP_MAX_POINTS' | 'EVENT_PAGE_OCCURRENCES'
+  >;
 }
 
-export async function loadCalendar(
-  app: FastifyInstance,
+export type CalendarRequest = EventFilterQuery & { first?: string | undefined; days: number };
+export type UpcomingRequest = EventFilterQuery & { limit: number; days: number; with_total: boolean };
+export type EventFeedRequest = EventFilterQuery & { limit: number; days: number };
+export type EventMapRequest = EventFilterQuery & { zoom: number; days: number };
+
+export type EventsService = ReturnType<typeof createEventsService>;
+
+/**
+ * The events of spec 4.8 (calendar, upcoming, the by-day feed, the map, an event's page): every
+ * engine request of `/v1/events/*`. Pure builders (`query.ts`) make the bodies; this runs them,
+ * checks the cross-field rules of a request and shapes the answers.
+ */
+export function createEventsService(deps: EventsServiceDeps) {
+  const { config, clock } = deps;
+  return {
+    /** The calendar strip: distinct events per day from `first` (default today), `days` long. */
+    async calendar(q: CalendarRequest) {
+      checkDayFilters(q);
+      const now = clock.now();
+      const today = requestToday(now, q);
+      const filters = resolveFilters(q, config);
+      const days = await loadCalendar(deps, { filters, today, now }, q.first ?? today, q.days);
+      return { days, timezone: q.timezone, today };
+    },
+
+    /** One card per event at its nearest matching occurrence, keyset-paged. */
+    async upcoming(q: UpcomingRequest, lang: ContentLanguage) {
+      // Cross-field rules first (400 names the field), whatever the cursor.
+      const filters = resolveFilters(q, config);
+      checkDayFilters(q);
+      return loadUpcoming(deps, (now) => listScopeAt(filters, q, now, config.EVENTS_HORIZON_DAYS), {
+        limit: q.limit,
+        cursor: q.cursor,
+        withTotal: q.with_total,
+        lang,
+      });
+    },
+
+    /** Every matching occurrence on its day, grouped per day, keyset-paged. */
+    async feed(q: EventFeedRequest, lang: ContentLanguage) {
+      // Cross-field rules first (400 names the field), whatever the cursor.
+      const filters = resolveFilters(q, config);
+      checkDayFilters(q);
+      return loadFeed(deps, (now) => listScopeAt(filters, q, now, config.EVENTS_HORIZON_DAYS), {
+        limit: q.limit,
+        cursor: q.cursor,
+        lang,
+      });
+    },
+
+    /** Clusters of distinct events up to the cluster zoom, one point per event beyond. */
+    async map(q: EventMapRequest, lang: ContentLanguage) {
+      const now = clock.now();
+      const today = requestToday(now, q);
+      const filters = resolveFilters(q, config);
+      const window = listWindow(q, today, config.EVENTS_HORIZON_DAYS);
+      return loadMap(deps, window ? { filters, window, today, now } : null, q.zoom, lang);
+    },
+
+    /** An event's card at its next occurrence, its description and next occurrences; null when none. */
+    page: (slug: string, lang: ContentLanguage) => loadEventPage(deps, slug, lang),
+  };
+}
+
+async function loadCalendar(
+  deps: EventsServiceDeps,
   scopeBase: Omit<EventScope, 'window'>,
   first: string,
   days: number,
 ): Promise<Array<{ date: string; count: number }>> {
-  const { strip, read } = calendarWindow(first, days, scopeBase.today, app.runtime.config.EVENTS_HORIZON_DAYS);
+  const { strip, read } = calendarWindow(first, days, scopeBase.today, deps.config.EVENTS_HORIZON_DAYS);
   const counts = new Map<string, number>();
   if (read) {
-    const res = await app.runtime.search.search(eventsIndex(app), calendarQuery({ ...scopeBase, window: read }));
+    const res = await deps.engine.search(deps.index, calendarQuery({ ...scopeBase, window: read }));
     for (const b of res.aggregations?.days?.buckets ?? []) counts.set(b.key_as_string, b.events.value);
   }
   return strip.map((date) => ({ date, count: counts.get(date) ?? 0 }));
@@ -66,19 +148,19 @@ function isUpcomingCursor(c: unknown): c is UpcomingCursor {
  * first page reads it at the clock, later pages at the first page's instant from the cursor, so
  * that a list is one answer however long it takes to page through (spec 4.8, upcoming rules).
  */
-export async function loadUpcoming(
-  app: FastifyInstance,
+async function loadUpcoming(
+  deps: EventsServiceDeps,
   scopeAt: (now: Date) => EventScope | null,
   opts: { limit: number; cursor?: string | undefined; withTotal: boolean; lang: ContentLanguage },
 ) {
   const empty = { items: [], next_cursor: null, has_more: false, total: opts.withTotal ? 0 : null };
   let c: UpcomingCursor | undefined;
   if (opts.cursor) {
-    const decoded = app.cursors.decode<unknown>('events-upcoming', opts.cursor);
+    const decoded = deps.cursors.decode<unknown>('events-upcoming', opts.cursor);
     if (!isUpcomingCursor(decoded)) throw malformedCursor();
     c = decoded;
   }
-  const scope = scopeAt(c ? new Date(c.n) : app.runtime.clock.now());
+  const scope = scopeAt(c ? new Date(c.n) : deps.clock.now());
   const h = scope ? listFingerprint(scope, 'upcoming') : 'empty';
   let after: UpcomingAfter | undefined;
   if (c) {
@@ -87,10 +169,9 @@ export async function loadUpcoming(
     after = { k: c.k, id: c.id };
   }
   if (!scope) return empty;
-  const index = eventsIndex(app);
   const n = scope.now.getTime();
   const cursorOf = (card: EventCardT) =>
-    app.cursors.encode('events-upcoming', {
+    deps.cursors.encode('events-upcoming', {
       h,
       n,
       t: scope.today,
@@ -99,8 +180,8 @@ export async function loadUpcoming(
     } satisfies UpcomingCursor);
   if (!after) {
     // First page: one collapse query gives the cards directly.
-    const res = await app.runtime.search.search<EventOccurrenceDocument>(
-      index,
+    const res = await deps.engine.search<EventOccurrenceDocument>(
+      deps.index,
       upcomingFirstPageQuery(scope, { limit: opts.limit, withTotal: opts.withTotal }),
     );
     const hasMore = res.hits.length > opts.limit;
@@ -113,14 +194,14 @@ export async function loadUpcoming(
       total: opts.withTotal ? (res.aggregations?.total?.value ?? 0) : null,
     };
   }
-  const res = await app.runtime.search.search(
-    index,
+  const res = await deps.engine.search(
+    deps.index,
     upcomingQuery(scope, { limit: opts.limit, after, withTotal: opts.withTotal }),
   );
   const buckets: Array<{ key: number }> = res.aggregations?.events?.buckets ?? [];
   const hasMore = buckets.length > opts.limit;
   const cards = await nearestCards(
-    app,
+    deps,
     scope,
     buckets.slice(0, opts.limit).map((b) => Number(b.key)),
     opts.lang,
@@ -135,13 +216,13 @@ export async function loadUpcoming(
 }
 
 async function nearestCards(
-  app: FastifyInstance,
+  deps: EventsServiceDeps,
   scope: EventScope,
   ids: number[],
   lang: ContentLanguage,
 ): Promise<EventCardT[]> {
   if (!ids.length) return [];
-  const res = await app.runtime.search.search<EventOccurrenceDocument>(eventsIndex(app), nearestQuery(scope, ids));
+  const res = await deps.engine.search<EventOccurrenceDocument>(deps.index, nearestQuery(scope, ids));
   const byId = new Map(res.hits.map((h) => [h._source.event_id, h._source]));
   return ids.flatMap((id) => {
     const doc = byId.get(id);
@@ -181,26 +262,26 @@ function isFeedCursor(c: unknown): c is FeedCursor {
  * through — an occurrence ending, or local midnight passing, between two pages neither drops nor
  * adds one, and the cursor stays valid.
  */
-export async function loadFeed(
-  app: FastifyInstance,
+async function loadFeed(
+  deps: EventsServiceDeps,
   scopeAt: (now: Date) => EventScope | null,
   opts: { limit: number; cursor?: string | undefined; lang: ContentLanguage },
 ) {
   let c: FeedCursor | undefined;
   if (opts.cursor) {
-    const decoded = app.cursors.decode<unknown>('events-feed', opts.cursor);
+    const decoded = deps.cursors.decode<unknown>('events-feed', opts.cursor);
     if (!isFeedCursor(decoded)) throw malformedCursor();
     c = decoded;
   }
-  const scope = scopeAt(c ? new Date(c.n) : app.runtime.clock.now());
+  const scope = scopeAt(c ? new Date(c.n) : deps.clock.now());
   const h = scope ? listFingerprint(scope, 'feed') : 'empty';
   if (c) {
     checkFingerprint(h, c.h);
     checkFingerprint(scope?.today ?? 'empty', c.t);
   }
   if (!scope) return { items: [], next_cursor: null, has_more: false };
-  const res = await app.runtime.search.search<EventOccurrenceDocument>(
-    eventsIndex(app),
+  const res = await deps.engine.search<EventOccurrenceDocument>(
+    deps.index,
     feedQuery(scope, { limit: opts.limit, after: c?.after }),
   );
   const hasMore = res.hits.length > opts.limit;
@@ -219,7 +300,7 @@ export async function loadFeed(
     has_more: hasMore,
     next_cursor:
       hasMore && last?.sort
-        ? app.cursors.encode('events-feed', {
+        ? deps.cursors.encode('events-feed', {
             h,
             n,
             t: scope.today,
@@ -229,14 +310,11 @@ export async function loadFeed(
   };
 }
 
-export async function loadMap(app: FastifyInstance, scope: EventScope | null, zoom: number, lang: ContentLanguage) {
+async function loadMap(deps: EventsServiceDeps, scope: EventScope | null, zoom: number, lang: ContentLanguage) {
   const empty = { clusters: [], points: [], truncated: false, total: 0 };
   if (!scope) return empty;
-  const maxPoints = app.runtime.config.MAP_MAX_POINTS;
-  const res = await app.runtime.search.search<EventOccurrenceDocument>(
-    eventsIndex(app),
-    mapQuery(scope, { zoom, maxPoints }),
-  );
+  const maxPoints = deps.config.MAP_MAX_POINTS;
+  const res = await deps.engine.search<EventOccurrenceDocument>(deps.index, mapQuery(scope, { zoom, maxPoints }));
   const total: number = res.aggregations?.total?.value ?? 0;
   if (zoom <= 12) {
     const clusters = (res.aggregations?.cells?.buckets ?? []).map((b: any) => ({
@@ -268,11 +346,11 @@ export async function loadMap(app: FastifyInstance, scope: EventScope | null, zo
   return { clusters: [], points, truncated: total > points.length, total };
 }
 
-export async function loadEventPage(app: FastifyInstance, slug: string, lang: ContentLanguage) {
-  const now = app.runtime.clock.now();
-  const res = await app.runtime.search.search<EventOccurrenceDocument>(
-    eventsIndex(app),
-    eventPageQuery(slug, now, app.runtime.config.EVENT_PAGE_OCCURRENCES),
+async function loadEventPage(deps: EventsServiceDeps, slug: string, lang: ContentLanguage) {
+  const now = deps.clock.now();
+  const res = await deps.engine.search<EventOccurrenceDocument>(
+    deps.index,
+    eventPageQuery(slug, now, deps.config.EVENT_PAGE_OCCURRENCES),
   );
   const first = res.hits[0]?._source;
   if (!first) return null;

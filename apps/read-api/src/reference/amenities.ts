@@ -1,5 +1,13 @@
 import { pickText, type ContentLanguage, type Texts } from '@guest/catalog';
-import type { AmenityRow } from './catalog-lists.ts';
+
+/** An amenity as the catalog table holds it. */
+export interface AmenityRow {
+  id: number;
+  code: string;
+  group: string;
+  kinds: string[];
+  name: Texts;
+}
 
 /** Names of the amenity groups the catalog uses; an unknown group is named after its code. */
 export const AMENITY_GROUPS: Record<string, Texts> = {

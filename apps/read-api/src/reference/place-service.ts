@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import { aliasName, LISTING_KINDS, type ContentLanguage, type PlaceDocument } from '@guest/catalog';
+import { LISTING_KINDS, type ContentLanguage, type PlaceDocument } from '@guest/catalog';
+import type { Clock } from '@guest/runtime';
+import type { SearchEngine } from '@guest/search-engine';
 import {
   countsFrom,
   listingCountsQuery,
@@ -11,29 +12,51 @@ import {
   type PlaceCounts,
 } from './places.ts';
 
-const idx = (app: FastifyInstance, kind: 'places' | 'listings' | 'events') =>
-  aliasName(app.runtime.config.INDEX_PREFIX, kind);
+/** What the places service needs, given by whoever builds it (the app, a bench, a test). */
+export interface PlacesServiceDeps {
+  engine: SearchEngine;
+  /** Aliases of the places index, and of the listings and events indices the counts come from. */
+  indices: { places: string; listings: string; events: string };
+  clock: Clock;
+}
 
-async function findPlaces(app: FastifyInstance, f: Parameters<typeof placesQuery>[0]): Promise<PlaceDocument[]> {
-  const res = await app.runtime.search.search<PlaceDocument>(idx(app, 'places'), placesQuery(f));
+export type PlacesService = ReturnType<typeof createPlacesService>;
+
+/** Places of spec 4.5 with their listing and event counts: every engine request of `/v1/places*`. */
+export function createPlacesService(deps: PlacesServiceDeps) {
+  return {
+    list: (
+      f: { parentId?: number | undefined; level?: string | undefined },
+      withTotals: boolean,
+      lang: ContentLanguage,
+    ) => listPlaces(deps, f, withTotals, lang),
+    popular: (withTotals: boolean, limit: number, lang: ContentLanguage) =>
+      popularPlaces(deps, withTotals, limit, lang),
+    /** One place with its path, children and counts per kind; null when there is none with `slug`. */
+    card: (slug: string, withTotals: boolean, lang: ContentLanguage) => placeCard(deps, slug, withTotals, lang),
+  };
+}
+
+async function findPlaces(deps: PlacesServiceDeps, f: Parameters<typeof placesQuery>[0]): Promise<PlaceDocument[]> {
+  const res = await deps.engine.search<PlaceDocument>(deps.indices.places, placesQuery(f));
   return res.hits.map((h) => h._source);
 }
 
-async function countListings(app: FastifyInstance, ids: number[] | null, withTotals: boolean): Promise<PlaceCounts> {
+async function countListings(deps: PlacesServiceDeps, ids: number[] | null, withTotals: boolean): Promise<PlaceCounts> {
   if (ids && !ids.length) return { own: new Map(), total: withTotals ? new Map() : null };
-  const res = await app.runtime.search.search(idx(app, 'listings'), listingCountsQuery(ids, withTotals));
+  const res = await deps.engine.search(deps.indices.listings, listingCountsQuery(ids, withTotals));
   return countsFrom(res.aggregations);
 }
 
-export async function listPlaces(
-  app: FastifyInstance,
+async function listPlaces(
+  deps: PlacesServiceDeps,
   f: { parentId?: number | undefined; level?: string | undefined },
   withTotals: boolean,
   lang: ContentLanguage,
 ) {
-  const docs = await findPlaces(app, f);
+  const docs = await findPlaces(deps, f);
   const filtered = f.parentId !== undefined || f.level !== undefined;
-  const counts = await countListings(app, filtered ? docs.map((d) => d.id) : null, withTotals);
+  const counts = await countListings(deps, filtered ? docs.map((d) => d.id) : null, withTotals);
   return sortPlaces(
     docs.map((d) => toPlaceResponse(d, lang, counts)),
     lang,
@@ -41,10 +64,10 @@ export async function listPlaces(
 }
 
 /** Popular places, the busiest first (listings including nested places), at most `limit`. */
-export async function popularPlaces(app: FastifyInstance, withTotals: boolean, limit: number, lang: ContentLanguage) {
-  const docs = await findPlaces(app, { popular: true });
+async function popularPlaces(deps: PlacesServiceDeps, withTotals: boolean, limit: number, lang: ContentLanguage) {
+  const docs = await findPlaces(deps, { popular: true });
   const counts = await countListings(
-    app,
+    deps,
     docs.map((d) => d.id),
     true,
   );
@@ -56,19 +79,19 @@ export async function popularPlaces(app: FastifyInstance, withTotals: boolean, l
     .slice(0, limit);
 }
 
-export async function placeCard(app: FastifyInstance, slug: string, withTotals: boolean, lang: ContentLanguage) {
-  const [doc] = await findPlaces(app, { slug });
+async function placeCard(deps: PlacesServiceDeps, slug: string, withTotals: boolean, lang: ContentLanguage) {
+  const [doc] = await findPlaces(deps, { slug });
   if (!doc) return null;
   const ancestorIds = doc.path_ids.filter((id) => id !== doc.id);
   const [ancestors, children, kinds, events] = await Promise.all([
-    ancestorIds.length ? findPlaces(app, { ids: ancestorIds }) : Promise.resolve([]),
-    findPlaces(app, { parentId: doc.id }),
-    app.runtime.search.search(idx(app, 'listings'), placeKindCountsQuery(doc.id)),
-    app.runtime.search.search(idx(app, 'events'), placeEventCountQuery(doc.id, app.runtime.clock.now())),
+    ancestorIds.length ? findPlaces(deps, { ids: ancestorIds }) : Promise.resolve([]),
+    findPlaces(deps, { parentId: doc.id }),
+    deps.engine.search(deps.indices.listings, placeKindCountsQuery(doc.id)),
+    deps.engine.search(deps.indices.events, placeEventCountQuery(doc.id, deps.clock.now())),
   ]);
   const all = [doc, ...ancestors, ...children];
   const counts = await countListings(
-    app,
+    deps,
     all.map((d) => d.id),
     withTotals,
   );

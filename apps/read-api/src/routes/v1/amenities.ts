@@ -3,12 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '@guest/http-kit';
 import { AmenityGroupResponse } from '../../reference/schemas.ts';
-import { readAmenities, type AmenityRow } from '../../reference/catalog-lists.ts';
-import { createTtlCache } from '../../reference/cache.ts';
-import { groupAmenities } from '../../reference/amenities.ts';
+import type { ReadRouteOptions } from '../../services.ts';
 
-export default async function amenitiesRoute(app: FastifyInstance) {
-  const cache = createTtlCache<AmenityRow[]>(app.runtime.config.REFERENCE_LIST_CACHE_TTL_S);
+export default async function amenitiesRoute(app: FastifyInstance, { services }: ReadRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/amenities',
     {
@@ -25,9 +22,6 @@ export default async function amenitiesRoute(app: FastifyInstance) {
         response: { 200: z.array(AmenityGroupResponse), ...errorResponses(400, 429, 500) },
       },
     },
-    async (req) => {
-      const rows = await cache.get('all', () => readAmenities(app.runtime.database.db));
-      return groupAmenities(rows, req.query.kind ?? null, req.lang);
-    },
+    async (req) => services.amenities.grouped(req.query.kind ?? null, req.lang),
   );
 }

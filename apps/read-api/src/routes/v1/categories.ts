@@ -2,14 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses, queryBool } from '@guest/http-kit';
-import { aliasName, pickText } from '@guest/catalog';
 import { CategoryResponse } from '../../reference/schemas.ts';
-import { readCategories, type CategoryRow } from '../../reference/catalog-lists.ts';
-import { createTtlCache } from '../../reference/cache.ts';
-import { categoryCountsQuery } from '../../reference/counts.ts';
+import type { ReadRouteOptions } from '../../services.ts';
 
-export default async function categoriesRoute(app: FastifyInstance) {
-  const cache = createTtlCache<CategoryRow[]>(app.runtime.config.REFERENCE_LIST_CACHE_TTL_S);
+export default async function categoriesRoute(app: FastifyInstance, { services }: ReadRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/categories',
     {
@@ -27,31 +23,6 @@ export default async function categoriesRoute(app: FastifyInstance) {
         response: { 200: z.array(CategoryResponse), ...errorResponses(400, 429, 500) },
       },
     },
-    async (req) => {
-      const { kind, with_counts } = req.query;
-      const rows = await cache.get(kind, () => readCategories(app.runtime.database.db, kind));
-      let counts: Map<number, number> | null = null;
-      if (with_counts) {
-        const res = await app.runtime.search.search(
-          aliasName(app.runtime.config.INDEX_PREFIX, 'listings'),
-          categoryCountsQuery(
-            kind,
-            rows.map((r) => r.id),
-          ),
-        );
-        counts = new Map((res.aggregations?.categories?.buckets ?? []).map((b: any) => [Number(b.key), b.doc_count]));
-      }
-      return rows.map((r) => {
-        const name = pickText(r.name, req.lang, req.lang);
-        return {
-          id: r.id,
-          code: r.code,
-          kind: kind,
-          name: name?.text ?? r.code,
-          lang: name?.lang ?? 'en',
-          ...(counts ? { listings_count: counts.get(r.id) ?? 0 } : {}),
-        };
-      });
-    },
+    async (req) => services.categories.list(req.query.kind, { withCounts: req.query.with_counts, lang: req.lang }),
   );
 }

@@ -1,13 +1,10 @@
-import { asc } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { BASE_CURRENCY } from '@guest/catalog';
-import { schema } from '@guest/db';
-import { DEFAULT_LANG, describeCodes, errorResponses, LANGUAGES } from '@guest/http-kit';
-import { originOf } from './nodes/origin.ts';
-import { regionAt } from './config/region.ts';
+import { describeCodes, errorResponses, LANGUAGES } from '@guest/http-kit';
+import { originOf } from '../../nodes/origin.ts';
 import { PlacePoint } from '../../reference/schemas.ts';
+import type { ReadRouteOptions } from '../../services.ts';
 
 export const MapStartView = z
   .object({
@@ -86,19 +83,11 @@ export const ConfigResponse = z
   .meta({ id: 'ConfigResponse' });
 
 /** GET /v1/config (spec 4.5): what a client needs to know about this server before anything else. */
-export default async function configRoutes(app: FastifyInstance): Promise<void> {
-  const { config, database } = app.runtime;
+export default async function configRoutes(
+  app: FastifyInstance,
+  { services, config }: ReadRouteOptions,
+): Promise<void> {
   const cacheControl = `public, max-age=${config.REFERENCE_CACHE_MAX_AGE_S}`;
-  if (!(config.MAP_MIN_ZOOM <= config.MAP_START_ZOOM && config.MAP_START_ZOOM <= config.MAP_MAX_ZOOM)) {
-    throw new Error('MAP_START_ZOOM: must lie between MAP_MIN_ZOOM and MAP_MAX_ZOOM');
-  }
-
-  /** Codes of the catalog's currencies table; the CURRENCIES setting until the catalog has any. */
-  async function currencies(): Promise<string[]> {
-    const c = schema.currencies;
-    const rows = await database.db.select({ code: c.code }).from(c).orderBy(asc(c.code));
-    return rows.length ? rows.map((r) => r.code) : config.CURRENCIES;
-  }
 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/config',
@@ -115,44 +104,9 @@ export default async function configRoutes(app: FastifyInstance): Promise<void> 
       },
     },
     async (req, reply) => {
-      const base = `${originOf(config, req).api_url}/v1/map`;
-      const [codes, region] = await Promise.all([
-        currencies(),
-        regionAt(database.db, config.MAP_START_LAT, config.MAP_START_LON, config.MAP_REGION_MATCH_KM, req.lang),
-      ]);
+      const body = await services.clientConfig.get({ apiUrl: originOf(config, req).api_url, lang: req.lang });
       reply.headers({ 'cache-control': cacheControl, vary: 'Accept-Language' });
-      return {
-        map: {
-          style_url: `${base}/style.json`,
-          tilejson_url: `${base}/tiles.json`,
-          tiles_url: `${base}/tiles/{z}/{x}/{y}.${config.MAP_TILE_FORMAT}`,
-          relief_url: `${base}/relief/{z}/{x}/{y}.${config.MAP_RELIEF_FORMAT}`,
-          glyphs_url: `${base}/fonts/{fontstack}/{range}.pbf`,
-          sprite_url: `${base}/sprites/sprite`,
-          start: { lat: config.MAP_START_LAT, lon: config.MAP_START_LON, zoom: config.MAP_START_ZOOM },
-          min_zoom: config.MAP_MIN_ZOOM,
-          max_zoom: config.MAP_MAX_ZOOM,
-        },
-        languages: [...LANGUAGES],
-        default_language: DEFAULT_LANG,
-        currencies: codes,
-        base_currency: BASE_CURRENCY,
-        search: {
-          limit_default: config.SEARCH_LIMIT_DEFAULT,
-          limit_max: config.SEARCH_LIMIT_MAX,
-          map_max_points: config.MAP_MAX_POINTS,
-          calendar_days_default: config.CALENDAR_DAYS_DEFAULT,
-          calendar_days_max: config.CALENDAR_DAYS_MAX,
-          upcoming_days_default: config.UPCOMING_DAYS_DEFAULT,
-          schedule_horizon_days: config.EVENTS_HORIZON_DAYS,
-        },
-        online_payments_enabled: config.ONLINE_PAYMENTS_ENABLED,
-        service_fee_percent: config.SERVICE_FEE_PERCENT,
-        max_upload_mb: config.MAX_UPLOAD_MB,
-        review_window_days: config.REVIEW_WINDOW_DAYS,
-        assistant_enabled: config.ASSISTANT_ENABLED,
-        region,
-      };
+      return body;
     },
   );
 }

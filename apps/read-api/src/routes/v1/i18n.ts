@@ -1,10 +1,8 @@
-import path from 'node:path';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { repoRoot } from '@guest/config';
 import { describeCodes, errorResponses, LANGUAGES } from '@guest/http-kit';
-import { loadDictionaries } from './i18n/dictionaries.ts';
+import type { ReadRouteOptions } from '../../services.ts';
 
 export const I18nQuery = z.object({
   lang: z
@@ -55,9 +53,8 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 }
 
 /** GET /v1/i18n (spec 4.6): the full dictionary of one language, with conditional fetch. */
-export default async function i18nRoutes(app: FastifyInstance): Promise<void> {
-  const { config } = app.runtime;
-  const dictionaries = loadDictionaries(path.resolve(repoRoot, config.I18N_DIR));
+export default async function i18nRoutes(app: FastifyInstance, { services, config }: ReadRouteOptions): Promise<void> {
+  const { i18n } = services;
   const cacheControl = `public, max-age=${config.I18N_CACHE_MAX_AGE_S}`;
 
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -77,13 +74,13 @@ export default async function i18nRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req, reply) => {
-      const etag = `"${dictionaries.version}-${req.lang}"`;
+      const etag = `"${i18n.version}-${req.lang}"`;
       reply.headers({ etag, 'cache-control': cacheControl, vary: 'Accept-Language', 'content-language': req.lang });
-      if (req.query.version === dictionaries.version || etagMatches(req.headers['if-none-match'], etag)) {
+      if (req.query.version === i18n.version || etagMatches(req.headers['if-none-match'], etag)) {
         return reply.code(304).send(null);
       }
-      const dict = dictionaries.byLang[req.lang];
-      return { lang: dict.lang, version: dictionaries.version, strings: dict.strings, missing: dict.missing };
+      const dict = i18n.dictionary(req.lang);
+      return { lang: dict.lang, version: i18n.version, strings: dict.strings, missing: dict.missing };
     },
   );
 }

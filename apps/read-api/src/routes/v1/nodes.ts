@@ -1,10 +1,9 @@
-import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { schema } from '@guest/db';
 import { describeCodes, errorResponses } from '@guest/http-kit';
-import { originOf } from './nodes/origin.ts';
+import { originOf } from '../../nodes/origin.ts';
+import type { ReadRouteOptions } from '../../services.ts';
 
 const apiUrl = z.string().meta({ description: 'Base URL of the API (scheme and host); `/v1/...` is appended.' });
 const filesUrl = z.string().meta({ description: 'Base URL of the file cache of the same server.' });
@@ -37,8 +36,7 @@ export const NodesResponse = z
   .meta({ id: 'NodesResponse' });
 
 /** GET /v1/nodes (spec 4.5). */
-export default async function nodesRoutes(app: FastifyInstance): Promise<void> {
-  const { config, database } = app.runtime;
+export default async function nodesRoutes(app: FastifyInstance, { services, config }: ReadRouteOptions): Promise<void> {
   const cacheControl = `public, max-age=${config.REFERENCE_CACHE_MAX_AGE_S}`;
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/nodes',
@@ -54,20 +52,10 @@ export default async function nodesRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req, reply) => {
-      const n = schema.nodes;
-      const rows = await database.db.select().from(n).where(eq(n.state, 'active')).orderBy(asc(n.region), asc(n.id));
+      const origin = originOf(config, req);
+      const nodes = await services.nodes.active();
       reply.header('cache-control', cacheControl);
-      return {
-        origin: originOf(config, req),
-        nodes: rows.map((r) => ({
-          id: r.id,
-          name: r.name,
-          region: r.region,
-          api_url: r.apiUrl.replace(/\/+$/, ''),
-          files_url: r.filesUrl.replace(/\/+$/, ''),
-          updated_at: r.updatedAt.toISOString(),
-        })),
-      };
+      return { origin, nodes };
     },
   );
 }

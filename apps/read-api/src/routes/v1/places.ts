@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { errorResponses, queryBool } from '@guest/http-kit';
 import { PLACE_LEVELS } from '@guest/catalog';
 import { PlaceResponse } from '../../reference/schemas.ts';
-import { listPlaces } from '../../reference/place-service.ts';
+import type { ReadRouteOptions } from '../../services.ts';
 import popularPlacesRoute from './places/popular.ts';
 import placeCardRoute from './places/slug.ts';
 
@@ -12,7 +12,8 @@ export const withTotalsParam = queryBool
   .default(false)
   .meta({ description: 'Fill `listings_total`: listings of the place together with every nested place.' });
 
-export default async function placesRoutes(app: FastifyInstance) {
+export default async function placesRoutes(app: FastifyInstance, opts: ReadRouteOptions) {
+  const { services } = opts;
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/places',
     {
@@ -37,9 +38,9 @@ export default async function placesRoutes(app: FastifyInstance) {
       },
     },
     async (req) =>
-      listPlaces(app, { parentId: req.query.parent_id, level: req.query.level }, req.query.with_totals, req.lang),
+      services.places.list({ parentId: req.query.parent_id, level: req.query.level }, req.query.with_totals, req.lang),
   );
   // `/v1/places/popular` is a static route: the router always prefers it to `/v1/places/:slug`.
-  await app.register(popularPlacesRoute);
-  await app.register(placeCardRoute);
+  await app.register(popularPlacesRoute, opts);
+  await app.register(placeCardRoute, opts);
 }

@@ -4,12 +4,9 @@ import { z } from 'zod';
 import { errorResponses, limitParam } from '@guest/http-kit';
 import { dateParam, EventFilterParams } from '../../../events/params.ts';
 import { CalendarResponse } from '../../../events/schemas.ts';
-import { requestToday, resolveFilters } from '../../../events/scope.ts';
-import { loadCalendar } from '../../../events/service.ts';
-import { checkDayFilters } from '../../../events/window.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 
-export default async function calendarRoute(app: FastifyInstance) {
-  const { config } = app.runtime;
+export default async function calendarRoute(app: FastifyInstance, { services, config }: ReadRouteOptions) {
   const Query = EventFilterParams.extend({
     first: dateParam.optional().meta({ description: 'First day of the strip; default today in `timezone`.' }),
     days: z.coerce
@@ -41,14 +38,6 @@ export default async function calendarRoute(app: FastifyInstance) {
         response: { 200: CalendarResponse, ...errorResponses(400, 429, 500) },
       },
     },
-    async (req) => {
-      const q = req.query;
-      checkDayFilters(q);
-      const now = app.runtime.clock.now();
-      const today = requestToday(now, q);
-      const filters = resolveFilters(q, config);
-      const days = await loadCalendar(app, { filters, today, now }, q.first ?? today, q.days);
-      return { days, timezone: q.timezone, today };
-    },
+    async (req) => services.events.calendar(req.query),
   );
 }

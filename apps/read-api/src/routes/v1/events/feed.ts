@@ -3,13 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses, limitParam } from '@guest/http-kit';
 import { EventFilterParams } from '../../../events/params.ts';
 import { EventFeedResponse } from '../../../events/schemas.ts';
-import { listScopeAt, resolveFilters } from '../../../events/scope.ts';
-import { loadFeed } from '../../../events/service.ts';
-import { checkDayFilters } from '../../../events/window.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 import { windowDaysParam } from './upcoming.ts';
 
-export default async function feedRoute(app: FastifyInstance) {
-  const { config } = app.runtime;
+export default async function feedRoute(app: FastifyInstance, { services, config }: ReadRouteOptions) {
   const Query = EventFilterParams.extend({
     limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX).meta({
       description: `Cards per page (occurrences), 1 to ${config.SEARCH_LIMIT_MAX}; default ${config.SEARCH_LIMIT_DEFAULT}.`,
@@ -35,16 +32,6 @@ export default async function feedRoute(app: FastifyInstance) {
         response: { 200: EventFeedResponse, ...errorResponses(400, 429, 500) },
       },
     },
-    async (req) => {
-      const q = req.query;
-      // Cross-field rules first (400 names the field), whatever the cursor.
-      const filters = resolveFilters(q, config);
-      checkDayFilters(q);
-      return loadFeed(app, (now) => listScopeAt(filters, q, now, config.EVENTS_HORIZON_DAYS), {
-        limit: q.limit,
-        cursor: q.cursor,
-        lang: req.lang,
-      });
-    },
+    async (req) => services.events.feed(req.query, req.lang),
   );
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ReadRouteOptions } from '../../../services.ts';
 import eventCategoriesRoute from './categories.ts';
 import calendarRoute from './calendar.ts';
 import upcomingRoute from './upcoming.ts';
@@ -7,11 +8,11 @@ import eventsMapRoute from './map.ts';
 import eventPageRoute from './slug.ts';
 
 /** `/v1/events/*`: the static routes first, the `{slug}` page last. */
-export default async function eventsRoutes(app: FastifyInstance) {
-  await app.register(eventCategoriesRoute);
-  await app.register(calendarRoute);
-  await app.register(upcomingRoute);
-  await app.register(feedRoute);
-  await app.register(eventsMapRoute);
-  await app.register(eventPageRoute);
+export default async function eventsRoutes(app: FastifyInstance, opts: ReadRouteOptions) {
+  await app.register(eventCategoriesRoute, opts);
+  await app.register(calendarRoute, opts);
+  await app.register(upcomingRoute, opts);
+  await app.register(feedRoute, opts);
+  await app.register(eventsMapRoute, opts);
+  await app.register(eventPageRoute, opts);
 }

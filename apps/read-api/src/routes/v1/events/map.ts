@@ -4,13 +4,10 @@ import { z } from 'zod';
 import { errorResponses } from '@guest/http-kit';
 import { EventFilterParams } from '../../../events/params.ts';
 import { EventMapResponse } from '../../../events/schemas.ts';
-import { requestToday, resolveFilters } from '../../../events/scope.ts';
-import { loadMap } from '../../../events/service.ts';
-import { listWindow } from '../../../events/window.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 import { windowDaysParam } from './upcoming.ts';
 
-export default async function eventsMapRoute(app: FastifyInstance) {
-  const { config } = app.runtime;
+export default async function eventsMapRoute(app: FastifyInstance, { services, config }: ReadRouteOptions) {
   const Query = EventFilterParams.extend({
     zoom: z.coerce
       .number()
@@ -33,13 +30,6 @@ export default async function eventsMapRoute(app: FastifyInstance) {
         response: { 200: EventMapResponse, ...errorResponses(400, 429, 500) },
       },
     },
-    async (req) => {
-      const q = req.query;
-      const now = app.runtime.clock.now();
-      const today = requestToday(now, q);
-      const filters = resolveFilters(q, config);
-      const window = listWindow(q, today, config.EVENTS_HORIZON_DAYS);
-      return loadMap(app, window ? { filters, window, today, now } : null, q.zoom, req.lang);
-    },
+    async (req) => services.events.map(req.query, req.lang),
   );
 }

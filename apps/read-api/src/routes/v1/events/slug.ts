@@ -3,10 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses, errors } from '@guest/http-kit';
 import { EventPageResponse } from '../../../events/schemas.ts';
-import { loadEventPage } from '../../../events/service.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 
 /** Registered after the static event routes; the router prefers static segments anyway. */
-export default async function eventPageRoute(app: FastifyInstance) {
+export default async function eventPageRoute(app: FastifyInstance, { services }: ReadRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/events/:slug',
     {
@@ -22,7 +22,7 @@ export default async function eventPageRoute(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const page = await loadEventPage(app, req.params.slug, req.lang);
+      const page = await services.events.page(req.params.slug, req.lang);
       if (!page) throw errors.notFound('No such event.');
       return page;
     },

@@ -4,9 +4,7 @@ import { z } from 'zod';
 import { errorResponses, limitParam, queryBool } from '@guest/http-kit';
 import { EventFilterParams } from '../../../events/params.ts';
 import { UpcomingResponse } from '../../../events/schemas.ts';
-import { listScopeAt, resolveFilters } from '../../../events/scope.ts';
-import { loadUpcoming } from '../../../events/service.ts';
-import { checkDayFilters } from '../../../events/window.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 
 /** `days` of the upcoming list and the feed: window from today, ignored with `day` or `day_to`. */
 export function windowDaysParam(def: number, max: number) {
@@ -21,8 +19,7 @@ export function windowDaysParam(def: number, max: number) {
     });
 }
 
-export default async function upcomingRoute(app: FastifyInstance) {
-  const { config } = app.runtime;
+export default async function upcomingRoute(app: FastifyInstance, { services, config }: ReadRouteOptions) {
   const Query = EventFilterParams.extend({
     limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX),
     days: windowDaysParam(config.UPCOMING_DAYS_DEFAULT, config.EVENTS_HORIZON_DAYS),
@@ -47,17 +44,6 @@ export default async function upcomingRoute(app: FastifyInstance) {
         response: { 200: UpcomingResponse, ...errorResponses(400, 429, 500) },
       },
     },
-    async (req) => {
-      const q = req.query;
-      // Cross-field rules first (400 names the field), whatever the cursor.
-      const filters = resolveFilters(q, config);
-      checkDayFilters(q);
-      return loadUpcoming(app, (now) => listScopeAt(filters, q, now, config.EVENTS_HORIZON_DAYS), {
-        limit: q.limit,
-        cursor: q.cursor,
-        withTotal: q.with_total,
-        lang: req.lang,
-      });
-    },
+    async (req) => services.events.upcoming(req.query, req.lang),
   );
 }

@@ -1,10 +1,8 @@
-import { desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { BASE_CURRENCY } from '@guest/catalog';
-import { schema } from '@guest/db';
 import { describeCodes, errorResponses } from '@guest/http-kit';
+import type { ReadRouteOptions } from '../../../services.ts';
 
 export const FxRatesResponse = z
   .object({
@@ -25,8 +23,10 @@ export const FxRatesResponse = z
   });
 
 /** GET /v1/fx/rates (spec 4.5): the latest rates of the base currency, read-only from the catalog tables. */
-export default async function fxRatesRoutes(app: FastifyInstance): Promise<void> {
-  const { config, database } = app.runtime;
+export default async function fxRatesRoutes(
+  app: FastifyInstance,
+  { services, config }: ReadRouteOptions,
+): Promise<void> {
   const cacheControl = `public, max-age=${config.REFERENCE_CACHE_MAX_AGE_S}`;
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/fx/rates',
@@ -43,21 +43,9 @@ export default async function fxRatesRoutes(app: FastifyInstance): Promise<void>
       },
     },
     async (_req, reply) => {
-      const f = schema.fxRates;
-      const [latest] = await database.db
-        .select({ date: f.date, fetchedAt: f.fetchedAt, source: f.source, rates: f.rates })
-        .from(f)
-        .where(eq(f.base, BASE_CURRENCY))
-        .orderBy(desc(f.date))
-        .limit(1);
+      const body = await services.fx.latest();
       reply.header('cache-control', cacheControl);
-      return {
-        base: BASE_CURRENCY,
-        date: latest?.date ?? null,
-        fetched_at: latest?.fetchedAt?.toISOString() ?? null,
-        source: latest?.source ?? null,
-        rates: latest?.rates ?? {},
-      };
+      return body;
     },
   );
 }

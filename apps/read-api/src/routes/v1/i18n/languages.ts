@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DEFAULT_LANG, errorResponses, LANGUAGES, type Lang } from '@guest/http-kit';
+import type { ReadRouteOptions } from '../../../services.ts';
 
 /** Each interface language named in its own language (and in English for support staff). */
 const NAMES: Record<Lang, { name: string; name_en: string }> = {
@@ -27,12 +28,12 @@ export const LanguagesResponse = z
   .meta({ id: 'LanguagesResponse' });
 
 /** GET /v1/i18n/languages (spec 4.6). */
-export default async function languagesRoutes(app: FastifyInstance): Promise<void> {
+export default async function languagesRoutes(app: FastifyInstance, { config }: ReadRouteOptions): Promise<void> {
   const body: z.infer<typeof LanguagesResponse> = {
     default: DEFAULT_LANG,
     languages: LANGUAGES.map((code) => ({ code, ...NAMES[code] })),
   };
-  const cacheControl = `public, max-age=${app.runtime.config.REFERENCE_CACHE_MAX_AGE_S}`;
+  const cacheControl = `public, max-age=${config.REFERENCE_CACHE_MAX_AGE_S}`;
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/i18n/languages',
     {

@@ -3,11 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses, limitParam } from '@guest/http-kit';
 import { PlaceResponse } from '../../../reference/schemas.ts';
-import { popularPlaces } from '../../../reference/place-service.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 import { withTotalsParam } from '../places.ts';
 
-export default async function popularPlacesRoute(app: FastifyInstance) {
-  const { config } = app.runtime;
+export default async function popularPlacesRoute(app: FastifyInstance, { services, config }: ReadRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/places/popular',
     {
@@ -25,6 +24,6 @@ export default async function popularPlacesRoute(app: FastifyInstance) {
         response: { 200: z.array(PlaceResponse), ...errorResponses(400, 429, 500) },
       },
     },
-    async (req) => popularPlaces(app, req.query.with_totals, req.query.limit, req.lang),
+    async (req) => services.places.popular(req.query.with_totals, req.query.limit, req.lang),
   );
 }

@@ -3,10 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses, errors } from '@guest/http-kit';
 import { PlaceCardResponse } from '../../../reference/schemas.ts';
-import { placeCard } from '../../../reference/place-service.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 import { withTotalsParam } from '../places.ts';
 
-export default async function placeCardRoute(app: FastifyInstance) {
+export default async function placeCardRoute(app: FastifyInstance, { services }: ReadRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/places/:slug',
     {
@@ -19,7 +19,7 @@ export default async function placeCardRoute(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const card = await placeCard(app, req.params.slug, req.query.with_totals, req.lang);
+      const card = await services.places.card(req.params.slug, req.query.with_totals, req.lang);
       if (!card) throw errors.notFound('No such place.');
       return card;
     },

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createSearchDeps } from '../../../search/context.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 import countRoute from './count.ts';
 import listingsRoute from './listings.ts';
 import mapRoute from './map.ts';
@@ -7,11 +7,10 @@ import priceRangeRoute from './price-range.ts';
 import suggestRoute from './suggest.ts';
 
 /** Every route of spec 4.7 (`/v1/search/*`), answered from the listings and places indices. */
-export default async function searchRoutes(app: FastifyInstance): Promise<void> {
-  const deps = createSearchDeps(app);
-  await app.register(listingsRoute, { deps });
-  await app.register(mapRoute, { deps });
-  await app.register(countRoute, { deps });
-  await app.register(priceRangeRoute, { deps });
-  await app.register(suggestRoute, { deps });
+export default async function searchRoutes(app: FastifyInstance, opts: ReadRouteOptions): Promise<void> {
+  await app.register(listingsRoute, opts);
+  await app.register(mapRoute, opts);
+  await app.register(countRoute, opts);
+  await app.register(priceRangeRoute, opts);
+  await app.register(suggestRoute, opts);
 }
