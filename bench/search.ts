@@ -2,21 +2,21 @@ import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { loadConfigOrExit } from '@guest/config';
 import { aliasName, BASE_CURRENCY, LISTING_KINDS, type ListingKind } from '@guest/catalog';
-import { createCursorCodec, limitParam, queryBool } from '@guest/http-kit';
+import { createCursorCodec } from '@guest/http-kit';
 import { createRuntime, type Runtime } from '@guest/runtime';
 import type { SearchEngine } from '@guest/search-engine';
 import { loadDemoCatalog } from '@guest/indexer';
-import { SearchFilters, SORTS } from '../apps/read-api/src/search/filters.ts';
+import { SearchFilters, SORTS } from '../apps/read-api/src/search/params.ts';
 import { buildCountRequest, buildFeedRequest } from '../apps/read-api/src/search/feed.ts';
-import { buildClusterRequest, buildPointsRequest, CLUSTER_MAX_ZOOM } from '../apps/read-api/src/search/map.ts';
+import { buildClusterRequest, buildPointsRequest } from '../apps/read-api/src/search/map.ts';
+import { CLUSTER_MAX_ZOOM } from '../apps/read-api/src/geo/clusters.ts';
 import { buildHistogramRequest, buildPriceStatsRequest } from '../apps/read-api/src/search/price-range.ts';
 import { buildListingSuggestRequest, buildPlaceSuggestRequest } from '../apps/read-api/src/search/suggest.ts';
 import { createFxService } from '../apps/read-api/src/fx/service.ts';
 import type { QueryContext } from '../apps/read-api/src/search/query.ts';
-import { dateParam, EventFilterParams } from '../apps/read-api/src/events/params.ts';
+import { calendarParams, upcomingParams } from '../apps/read-api/src/events/params.ts';
 import { CARDINALITY_PRECISION } from '../apps/read-api/src/events/query.ts';
 import { createEventsService } from '../apps/read-api/src/events/service.ts';
-import { windowDaysParam } from '../apps/read-api/src/routes/v1/events/upcoming.ts';
 import {
   argValue,
   baseUrl,
@@ -243,16 +243,9 @@ async function run(): Promise<void> {
     clock: rt.clock,
     config,
   });
-  // The query strings of the two routes (apps/read-api/src/routes/v1/events).
-  const CalendarQuery = EventFilterParams.extend({
-    first: dateParam.optional(),
-    days: z.coerce.number().int().min(1).max(config.CALENDAR_DAYS_MAX).default(config.CALENDAR_DAYS_DEFAULT),
-  });
-  const UpcomingQuery = EventFilterParams.extend({
-    limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX),
-    days: windowDaysParam(config.UPCOMING_DAYS_DEFAULT, config.EVENTS_HORIZON_DAYS),
-    with_total: queryBool.default(false),
-  });
+  // The query strings of the two routes.
+  const CalendarQuery = calendarParams(config);
+  const UpcomingQuery = upcomingParams(config);
   const eventsEngine = async (path: string) => {
     const qs = params(path.split('?')[1] ?? '');
     eventsTook = 0;

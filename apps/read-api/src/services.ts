@@ -14,7 +14,7 @@ import { createFxService, type FxService } from './fx/service.ts';
 import { createI18nService, type I18nService } from './i18n/service.ts';
 import { MapUpstream } from './map/upstream.ts';
 import { createNodesService, type NodesService } from './nodes/service.ts';
-import { createPlacesService, type PlacesService } from './reference/place-service.ts';
+import { createPlacesService, type PlacesService } from './places/service.ts';
 import { createSearchService, type SearchService } from './search/service.ts';
 
 /** What the read API's services are made of: the process's connections, its clock and cursor codec. */

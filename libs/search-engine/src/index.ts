@@ -1,5 +1,8 @@
 import { Client } from '@opensearch-project/opensearch';
 
+/** A query-DSL body (or a part of one: a query, a clause, aggregations) as plain JSON. */
+export type Dsl = Record<string, unknown>;
+
 /**
  * The only module that talks to the search engine. Callers pass plain query-DSL bodies and get
  * plain JSON back, so another engine client (Elasticsearch) can be put behind the same surface
@@ -11,12 +14,8 @@ export interface SearchEngine {
    * given) have every primary shard; a pattern that matches nothing is healthy.
    */
   ping(indexPattern?: string): Promise<void>;
-  search<T = unknown>(
-    index: string,
-    body: Record<string, unknown>,
-    params?: Record<string, unknown>,
-  ): Promise<SearchResult<T>>;
-  count(index: string, body: Record<string, unknown>): Promise<number>;
+  search<T = unknown>(index: string, body: Dsl, params?: Record<string, unknown>): Promise<SearchResult<T>>;
+  count(index: string, body: Dsl): Promise<number>;
   bulk(operations: unknown[], opts?: { refresh?: boolean | 'wait_for' }): Promise<BulkResult>;
   indexExists(index: string): Promise<boolean>;
   createIndex(index: string, body: Record<string, unknown>): Promise<void>;
@@ -26,11 +25,11 @@ export interface SearchEngine {
   updateAliases(actions: unknown[]): Promise<void>;
   putIndexSettings(index: string, settings: Record<string, unknown>): Promise<void>;
   /** Deletes what the query matches; returns how many were deleted. */
-  deleteByQuery(index: string, body: Record<string, unknown>, opts?: { refresh?: boolean }): Promise<number>;
+  deleteByQuery(index: string, body: Dsl, opts?: { refresh?: boolean }): Promise<number>;
   /** Every hit of a query, page by page (scroll), for verification and exports. */
   scan<T = unknown>(
     index: string,
-    body: Record<string, unknown>,
+    body: Dsl,
     pageSize?: number,
   ): AsyncGenerator<Array<{ _id: string; _source: T; _version?: number }>>;
   raw: Client;
@@ -59,7 +58,7 @@ export function createSearchEngine(url: string, opts: { requestTimeoutMs?: numbe
       const status = (res.body as { status?: string }).status;
       if (status === 'red') throw new Error(`health of ${indexPattern ?? 'the cluster'} is red`);
     },
-    async search<T>(index: string, body: Record<string, unknown>, params: Record<string, unknown> = {}) {
+    async search<T>(index: string, body: Dsl, params: Record<string, unknown> = {}) {
       const res = await client.search({ index, body, ...params } as never);
       const b = res.body as any;
       const total = typeof b.hits.total === 'number' ? b.hits.total : (b.hits.total?.value ?? 0);
@@ -110,7 +109,7 @@ export function createSearchEngine(url: string, opts: { requestTimeoutMs?: numbe
       } as never);
       return (res.body as { deleted?: number }).deleted ?? 0;
     },
-    async *scan<T>(index: string, body: Record<string, unknown>, pageSize = 1000) {
+    async *scan<T>(index: string, body: Dsl, pageSize = 1000) {
       let res = await client.search({ index, scroll: '1m', size: pageSize, body } as never);
       let scrollId = (res.body as any)._scroll_id as string | undefined;
       try {

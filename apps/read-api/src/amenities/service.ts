@@ -1,8 +1,8 @@
 import { asc } from 'drizzle-orm';
 import { schema, type Db } from '@guest/db';
 import type { ContentLanguage } from '@guest/catalog';
-import { createTtlCache } from '../reference/cache.ts';
-import { groupAmenities, type AmenityRow } from '../reference/amenities.ts';
+import { createTtlCache } from '../ttl-cache.ts';
+import { groupAmenities, type AmenityRow } from './groups.ts';
 
 export interface AmenitiesServiceDeps {
   db: Db;

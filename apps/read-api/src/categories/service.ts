@@ -2,8 +2,8 @@ import { asc, eq } from 'drizzle-orm';
 import { schema, type Db } from '@guest/db';
 import { pickText, type ContentLanguage, type Texts } from '@guest/catalog';
 import type { SearchEngine } from '@guest/search-engine';
-import { createTtlCache } from '../reference/cache.ts';
-import { categoryCountsQuery } from '../reference/counts.ts';
+import { createTtlCache } from '../ttl-cache.ts';
+import { categoryCountsQuery } from './query.ts';
 
 export type CategoryKind = 'experience' | 'service' | 'transport' | 'food' | 'event';
 

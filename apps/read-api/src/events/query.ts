@@ -1,4 +1,5 @@
-import type { BBox } from './params.ts';
+import type { Dsl } from '@guest/search-engine';
+import type { BBox } from '../geo/bbox.ts';
 import { timeOfDayClause, type TimeOfDay } from './time-of-day.ts';
 import type { DayWindow } from './window.ts';
 
@@ -7,8 +8,6 @@ import type { DayWindow } from './window.ts';
  * out. Unit-tested against expected JSON (query.test.ts) and proven on the real engine by the
  * route tests under test/read-api.
  */
-
-type Json = Record<string, unknown>;
 
 export interface EventFilters {
   categories?: string[] | undefined;
@@ -42,14 +41,14 @@ export const EVENT_TEXT_FIELDS = [
  * `q`: every word must match, in any of the fields, all languages at once. Per-language fields
  * are stemmed (Russian word forms, English plurals); `text_all` catches mixed-language queries.
  */
-export function eventTextQuery(q: string): Json {
+export function eventTextQuery(q: string): Dsl {
   return { multi_match: { query: q, fields: EVENT_TEXT_FIELDS, type: 'cross_fields', operator: 'and' } };
 }
 
 /** Occurrences that match every filter inside the window, without today's already-ended ones. */
-export function eventQuery(scope: EventScope, extra: Json[] = []): Json {
+export function eventQuery(scope: EventScope, extra: Dsl[] = []): Dsl {
   const f = scope.filters;
-  const filter: Json[] = [{ range: { day: { gte: scope.window.from, lte: scope.window.to } } }];
+  const filter: Dsl[] = [{ range: { day: { gte: scope.window.from, lte: scope.window.to } } }];
   if (f.categories?.length) filter.push({ terms: { 'category.code': f.categories } });
   if (f.entry !== 'any') filter.push({ term: { entry: f.entry } });
   if (f.time !== 'any') filter.push(timeOfDayClause(f.time));
@@ -83,7 +82,7 @@ export function eventQuery(scope: EventScope, extra: Json[] = []): Json {
 }
 
 /** Events per day of the strip: distinct events, so two shows of one event on a day count once. */
-export function calendarQuery(scope: EventScope): Json {
+export function calendarQuery(scope: EventScope): Dsl {
   return {
     size: 0,
     track_total_hits: false,
@@ -123,7 +122,7 @@ const DAY_MS = 86_400_000;
  * Occurrences at or before the keyset position `a` in the order day, local start, event id — the
  * positions of cards already listed. Plain range clauses on the fields `LOCAL_START_SCRIPT` reads.
  */
-export function atOrBeforeClause(a: UpcomingAfter): Json {
+export function atOrBeforeClause(a: UpcomingAfter): Dsl {
   const dayMs = Math.floor(a.k / DAY_MS) * DAY_MS;
   const day = new Date(dayMs).toISOString().slice(0, 10);
   const minute = (a.k - dayMs) / 60_000;
@@ -162,9 +161,9 @@ export function atOrBeforeClause(a: UpcomingAfter): Json {
 export function upcomingQuery(
   scope: EventScope,
   opts: { limit: number; after?: UpcomingAfter | undefined; withTotal: boolean },
-): Json {
-  const bucketAggs: Json = { first: { min: { script: { source: LOCAL_START_SCRIPT, lang: 'painless' } } } };
-  const order: Json[] = [{ first: 'asc' }, { _key: 'asc' }];
+): Dsl {
+  const bucketAggs: Dsl = { first: { min: { script: { source: LOCAL_START_SCRIPT, lang: 'painless' } } } };
+  const order: Dsl[] = [{ first: 'asc' }, { _key: 'asc' }];
   if (opts.after) {
     bucketAggs.seen = { filter: atOrBeforeClause(opts.after) };
     bucketAggs.fresh = {
@@ -172,7 +171,7 @@ export function upcomingQuery(
     };
     order.unshift({ seen: 'asc' });
   }
-  const aggs: Json = {
+  const aggs: Dsl = {
     events: { terms: { field: 'event_id', size: opts.limit + 1, order }, aggs: bucketAggs },
   };
   if (opts.withTotal) aggs.total = { cardinality: { field: 'event_id', precision_threshold: CARDINALITY_PRECISION } };
@@ -184,8 +183,8 @@ export function upcomingQuery(
  * occurrence in sort order (its nearest matching one), and groups come in the order of those
  * occurrences — the same order as `upcomingQuery`, which later pages use.
  */
-export function upcomingFirstPageQuery(scope: EventScope, opts: { limit: number; withTotal: boolean }): Json {
-  const body: Json = {
+export function upcomingFirstPageQuery(scope: EventScope, opts: { limit: number; withTotal: boolean }): Dsl {
+  const body: Dsl = {
     size: opts.limit + 1,
     track_total_hits: false,
     query: eventQuery(scope),
@@ -207,7 +206,7 @@ export function localStartKey(day: string, startTime: string): number {
 export const OCCURRENCE_SORT = [{ day: 'asc' }, { start_time: 'asc' }, { event_id: 'asc' }, { start_at: 'asc' }];
 
 /** The nearest matching occurrence of each of `eventIds` (one per event, by collapse). */
-export function nearestQuery(scope: EventScope, eventIds: number[]): Json {
+export function nearestQuery(scope: EventScope, eventIds: number[]): Dsl {
   return {
     size: eventIds.length,
     track_total_hits: false,
@@ -218,8 +217,8 @@ export function nearestQuery(scope: EventScope, eventIds: number[]): Json {
 }
 
 /** The by-day feed: every matching occurrence on its day, in upcoming order, keyset-paged. */
-export function feedQuery(scope: EventScope, opts: { limit: number; after?: unknown[] | undefined }): Json {
-  const body: Json = {
+export function feedQuery(scope: EventScope, opts: { limit: number; after?: unknown[] | undefined }): Dsl {
+  const body: Dsl = {
     size: opts.limit + 1,
     track_total_hits: false,
     query: eventQuery(scope),
@@ -238,7 +237,7 @@ export function mapPrecision(zoom: number): number {
  * Events map: up to zoom 12 clusters (geotile cells with distinct-event counts, centroid, bounds),
  * beyond that one point per event (its nearest matching occurrence), at most `maxPoints`.
  */
-export function mapQuery(scope: EventScope, opts: { zoom: number; maxPoints: number }): Json {
+export function mapQuery(scope: EventScope, opts: { zoom: number; maxPoints: number }): Dsl {
   const total = { cardinality: { field: 'event_id', precision_threshold: CARDINALITY_PRECISION } };
   if (opts.zoom <= 12) {
     return {
@@ -269,7 +268,7 @@ export function mapQuery(scope: EventScope, opts: { zoom: number; maxPoints: num
 }
 
 /** An event's next occurrences (not yet ended), for its page. */
-export function eventPageQuery(slug: string, now: Date, size: number): Json {
+export function eventPageQuery(slug: string, now: Date, size: number): Dsl {
   return {
     size,
     track_total_hits: false,

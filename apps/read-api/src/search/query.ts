@@ -1,13 +1,12 @@
 import { AppError } from '@guest/http-kit';
 import { convertMinor, type FxTable } from '@guest/catalog';
-import type { Filters } from './filters.ts';
+import type { Dsl } from '@guest/search-engine';
+import type { Filters } from './params.ts';
 
 /**
  * Pure translation of the shared search filters into OpenSearch query DSL: request in, JSON out.
  * Every route (feed, map, count) builds its query here, so a filter means the same everywhere.
  */
-
-export type Dsl = Record<string, unknown>;
 
 export interface QueryContext {
   /** Rates for price filters given in another currency than a listing's own. */

@@ -14,14 +14,14 @@ import {
 } from '@guest/catalog';
 import type { SearchEngine } from '@guest/search-engine';
 import { nameIn, toListingCard, type CardSource } from './cards.ts';
+import { CLUSTER_MAX_ZOOM } from '../geo/clusters.ts';
 import { favoriteIds } from './favorites.ts';
 import { buildCountRequest, buildFeedRequest, FEED_CURSOR_SCOPE, requestFingerprint, type FeedCursor } from './feed.ts';
-import type { Filters, Sort } from './filters.ts';
+import type { Filters, Sort } from './params.ts';
 import {
   buildClusterRequest,
   buildPointsRequest,
   buildSampledPointsRequest,
-  CLUSTER_MAX_ZOOM,
   parseClusters,
   samplePoints,
   toMapPoint,

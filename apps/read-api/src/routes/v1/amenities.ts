@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '@guest/http-kit';
-import { AmenityGroupResponse } from '../../reference/schemas.ts';
+import { AmenityGroupResponse } from '../../amenities/schemas.ts';
 import type { ReadRouteOptions } from '../../services.ts';
 
 export default async function amenitiesRoute(app: FastifyInstance, { services }: ReadRouteOptions) {

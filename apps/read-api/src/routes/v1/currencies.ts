@@ -2,19 +2,8 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
+import { CurrencyResponse } from '../../currencies/schemas.ts';
 import type { ReadRouteOptions } from '../../services.ts';
-
-export const CurrencyResponse = z
-  .object({
-    code: z.string().meta({ description: 'ISO 4217 code, e.g. `THB`.' }),
-    name: z.string().meta({ description: 'In the request language, else English.' }),
-    symbol: z.string().nullable().meta({ description: 'e.g. `฿`; null when the catalog has none.' }),
-    minor_units: z
-      .number()
-      .int()
-      .meta({ description: 'Digits after the decimal point: `price_minor` / 10^minor_units is the amount.' }),
-  })
-  .meta({ id: 'CurrencyResponse' });
 
 /** GET /v1/currencies (spec 4.5): the catalog's currencies, read-only from the catalog tables. */
 export default async function currenciesRoutes(

@@ -1,50 +1,9 @@
-import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses, LANGUAGES } from '@guest/http-kit';
+import { describeCodes, errorResponses } from '@guest/http-kit';
+import { I18nQuery } from '../../i18n/params.ts';
+import { I18nResponse, NotModified } from '../../i18n/schemas.ts';
 import type { ReadRouteOptions } from '../../services.ts';
-
-export const I18nQuery = z.object({
-  lang: z
-    .string()
-    .regex(/^([A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*)?$/, 'must be a language tag such as en, ru, th or zh-Hans')
-    .optional()
-    .meta({
-      description:
-        `Interface language (${LANGUAGES.join(', ')}). Without it (or empty), or when it is not one of these, ` +
-        'the language comes from `Accept-Language`, else English.',
-    }),
-  version: z
-    .string()
-    .regex(/^[A-Za-z0-9._-]{0,64}$/, 'must be a version string returned by this endpoint')
-    .optional()
-    .meta({
-      description: 'The `version` the client already holds. When it is current, the answer is 304 with no body.',
-    }),
-});
-
-export const I18nResponse = z
-  .object({
-    lang: z.enum(LANGUAGES).meta({ description: 'Language of this dictionary.' }),
-    version: z.string().meta({
-      description:
-        'Version of the dictionaries: one value for all languages, changes whenever any string changes. ' +
-        'Send it back as `version` (or the `ETag` as `If-None-Match`) to get 304 while nothing changed.',
-    }),
-    strings: z.record(z.string(), z.string()).meta({
-      description:
-        'Every interface string: dotted key (`search.filters.price`) to text. Keys the language lacks ' +
-        'are filled from English. `{name}` marks a placeholder the client fills in.',
-    }),
-    missing: z
-      .array(z.string())
-      .meta({ description: 'Keys of `strings` served in English because this language lacks them.' }),
-  })
-  .meta({ id: 'I18nResponse' });
-
-const NotModified = z
-  .null()
-  .meta({ description: 'Not modified: the `version` sent (or the `If-None-Match` ETag) is current. No body.' });
 
 function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;

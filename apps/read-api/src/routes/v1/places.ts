@@ -1,19 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses, queryBool } from '@guest/http-kit';
+import { errorResponses } from '@guest/http-kit';
 import { PLACE_LEVELS } from '@guest/catalog';
-import { PlaceResponse } from '../../reference/schemas.ts';
+import { withTotalsParam } from '../../places/params.ts';
+import { PlaceResponse } from '../../places/schemas.ts';
 import type { ReadRouteOptions } from '../../services.ts';
-import popularPlacesRoute from './places/popular.ts';
-import placeCardRoute from './places/slug.ts';
 
-export const withTotalsParam = queryBool
-  .default(false)
-  .meta({ description: 'Fill `listings_total`: listings of the place together with every nested place.' });
-
-export default async function placesRoutes(app: FastifyInstance, opts: ReadRouteOptions) {
-  const { services } = opts;
+export default async function placesRoutes(app: FastifyInstance, { services }: ReadRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/places',
     {
@@ -40,7 +34,4 @@ export default async function placesRoutes(app: FastifyInstance, opts: ReadRoute
     async (req) =>
       services.places.list({ parentId: req.query.parent_id, level: req.query.level }, req.query.with_totals, req.lang),
   );
-  // `/v1/places/popular` is a static route: the router always prefers it to `/v1/places/:slug`.
-  await app.register(popularPlacesRoute, opts);
-  await app.register(placeCardRoute, opts);
 }

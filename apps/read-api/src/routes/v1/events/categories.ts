@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '@guest/http-kit';
-import { CategoryResponse } from '../../../reference/schemas.ts';
+import { CategoryResponse } from '../../../categories/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
 
 export default async function eventCategoriesRoute(app: FastifyInstance, { services }: ReadRouteOptions) {

@@ -1,18 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses, limitParam } from '@guest/http-kit';
-import { EventFilterParams } from '../../../events/params.ts';
+import { errorResponses } from '@guest/http-kit';
+import { eventFeedParams } from '../../../events/params.ts';
 import { EventFeedResponse } from '../../../events/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
-import { windowDaysParam } from './upcoming.ts';
 
 export default async function feedRoute(app: FastifyInstance, { services, config }: ReadRouteOptions) {
-  const Query = EventFilterParams.extend({
-    limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX).meta({
-      description: `Cards per page (occurrences), 1 to ${config.SEARCH_LIMIT_MAX}; default ${config.SEARCH_LIMIT_DEFAULT}.`,
-    }),
-    days: windowDaysParam(config.UPCOMING_DAYS_DEFAULT, config.EVENTS_HORIZON_DAYS),
-  });
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/events/feed',
     {
@@ -28,7 +21,7 @@ export default async function feedRoute(app: FastifyInstance, { services, config
           'has already ended, so an occurrence ending, or local midnight passing, between two pages neither drops ' +
           'nor repeats an occurrence. A cursor continues only the feed it came from (same filters and window); ' +
           'otherwise 400 `validation_error` on `cursor`.',
-        querystring: Query,
+        querystring: eventFeedParams(config),
         response: { 200: EventFeedResponse, ...errorResponses(400, 429, 500) },
       },
     },

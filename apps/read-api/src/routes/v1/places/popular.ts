@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses, limitParam } from '@guest/http-kit';
-import { PlaceResponse } from '../../../reference/schemas.ts';
+import { withTotalsParam } from '../../../places/params.ts';
+import { PlaceResponse } from '../../../places/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
-import { withTotalsParam } from '../places.ts';
 
 export default async function popularPlacesRoute(app: FastifyInstance, { services, config }: ReadRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@guest/http-kit';
-import type { ReadRouteOptions } from '../../../services.ts';
-import { filterRules, SearchFilters } from '../../../search/filters.ts';
+import { CountParams } from '../../../search/params.ts';
 import { CountResponse } from '../../../search/schemas.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 
 /** GET /v1/search/count (spec 4.7): the "show N results" number, without fetching documents. */
 export default async function countRoute(app: FastifyInstance, { services }: ReadRouteOptions): Promise<void> {
@@ -14,7 +14,7 @@ export default async function countRoute(app: FastifyInstance, { services }: Rea
         tags: ['search'],
         summary: 'Number of listings matching the filters',
         description: 'Same filters and the same answer as the feed, counted by the engine without fetching documents.',
-        querystring: SearchFilters.superRefine(filterRules),
+        querystring: CountParams,
         response: { 200: CountResponse, ...errorResponses(400, 429, 500) },
       },
     },

@@ -1,9 +1,8 @@
-import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { optionalAuth } from '@guest/auth';
-import { cursorParam, errorResponses, limitParam } from '@guest/http-kit';
-import { filterRules, SearchFilters, SORTS } from '../../../search/filters.ts';
+import { errorResponses } from '@guest/http-kit';
+import { feedParams } from '../../../search/params.ts';
 import { FeedResponse } from '../../../search/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
 
@@ -12,15 +11,6 @@ export default async function listingsRoute(
   app: FastifyInstance,
   { services, config }: ReadRouteOptions,
 ): Promise<void> {
-  const Query = SearchFilters.extend({
-    sort: z.enum(SORTS).default('relevance').meta({
-      description:
-        '`relevance` (with `q`: best match; without: best rated), `price_asc`, `price_desc`, `rating`, `distance` (needs `near`), `new`.',
-    }),
-    limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX),
-    cursor: cursorParam,
-  }).superRefine(filterRules);
-
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/search/listings',
     {
@@ -32,7 +22,7 @@ export default async function listingsRoute(
           'Optional sign-in: signed-in guests get `is_favorite` on each card. Texts are in the request language ' +
           '(`lang` or `Accept-Language`), else English, with `lang`/`translated` on each card.',
         security: [{}, { bearer: [] }],
-        querystring: Query,
+        querystring: feedParams(config),
         response: { 200: FeedResponse, ...errorResponses(400, 401, 429, 500) },
       },
     },

@@ -1,23 +1,13 @@
-import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@guest/http-kit';
-import { filterRules, SearchFilters } from '../../../search/filters.ts';
-import { CLUSTER_MAX_ZOOM } from '../../../search/map.ts';
+import { CLUSTER_MAX_ZOOM } from '../../../geo/clusters.ts';
+import { MapParams } from '../../../search/params.ts';
 import { MapResponse } from '../../../search/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
 
 /** GET /v1/search/map (spec 4.7): clusters up to zoom 12, points beyond; `city_only` left off. */
 export default async function mapRoute(app: FastifyInstance, { services, config }: ReadRouteOptions): Promise<void> {
-  const Query = SearchFilters.extend({
-    zoom: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(22)
-      .meta({ description: `Map zoom 0 to 22: up to ${CLUSTER_MAX_ZOOM} clusters, beyond that points.` }),
-  }).superRefine(filterRules);
-
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/search/map',
     {
@@ -29,7 +19,7 @@ export default async function mapRoute(app: FastifyInstance, { services, config 
           `(count, centre, bbox). Beyond: \`points\`, at most ${config.MAP_MAX_POINTS}, with \`truncated\` true when more match. ` +
           'Objects shown at city level only (`city_only`) have no point and are left off. `total` counts the objects on the map. ' +
           'Send the visible area as `bbox`: the grid covers the box evenly, so without one (the whole world) it is coarse.',
-        querystring: Query,
+        querystring: MapParams,
         response: { 200: MapResponse, ...errorResponses(400, 429, 500) },
       },
     },

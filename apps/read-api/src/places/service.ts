@@ -10,7 +10,7 @@ import {
   sortPlaces,
   toPlaceResponse,
   type PlaceCounts,
-} from './places.ts';
+} from './query.ts';
 
 /** What the places service needs, given by whoever builds it (the app, a bench, a test). */
 export interface PlacesServiceDeps {

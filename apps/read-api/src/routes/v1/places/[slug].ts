@@ -1,10 +1,10 @@
+import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorResponses, errors } from '@guest/http-kit';
-import { PlaceCardResponse } from '../../../reference/schemas.ts';
+import { PlaceSlugParams, withTotalsParam } from '../../../places/params.ts';
+import { PlaceCardResponse } from '../../../places/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
-import { withTotalsParam } from '../places.ts';
 
 export default async function placeCardRoute(app: FastifyInstance, { services }: ReadRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -13,7 +13,7 @@ export default async function placeCardRoute(app: FastifyInstance, { services }:
       schema: {
         tags: ['reference'],
         summary: 'One place: its path from the top, its children and counts per kind',
-        params: z.object({ slug: z.string().min(1).max(200) }),
+        params: PlaceSlugParams,
         querystring: z.object({ with_totals: withTotalsParam, lang: z.string().max(35).optional() }),
         response: { 200: PlaceCardResponse, ...errorResponses(400, 404, 429, 500) },
       },

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError, describeCodes, errorResponses, errors } from '@guest/http-kit';
-import { parseMapPath } from '../../map/resources.ts';
-import { PASSED_RESPONSE_HEADERS, type UpstreamAnswer } from '../../map/upstream.ts';
-import type { ReadRouteOptions } from '../../services.ts';
+import { parseMapPath } from '../../../map/resources.ts';
+import { PASSED_RESPONSE_HEADERS, type UpstreamAnswer } from '../../../map/upstream.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 
 const PREFIX = /^\/v1\/map\/([^?#]*)/;
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses, errors } from '@guest/http-kit';
+import { EventSlugParams } from '../../../events/params.ts';
 import { EventPageResponse } from '../../../events/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
 
@@ -16,7 +17,7 @@ export default async function eventPageRoute(app: FastifyInstance, { services }:
         description:
           '404 `not_found` when no published event with this slug has an occurrence that has not ended. ' +
           '`categories`, `calendar`, `upcoming`, `feed` and `map` are routes, never slugs.',
-        params: z.object({ slug: z.string().min(1).max(200) }),
+        params: EventSlugParams,
         querystring: z.object({ lang: z.string().max(35).optional() }),
         response: { 200: EventPageResponse, ...errorResponses(400, 404, 429, 500) },
       },
