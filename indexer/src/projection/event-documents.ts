@@ -1,6 +1,5 @@
 import {
-  BASE_CURRENCY,
-  convertMinor,
+  basePriceMinor,
   occurrenceId,
   type EventOccurrenceDocument,
   type Texts,
@@ -90,11 +89,7 @@ export function projectEventOccurrences(
       entry: e.entry,
       price_minor: e.priceMinor,
       currency: e.currency,
-      price_base_minor: ctx.fx
-        ? convertMinor(e.priceMinor, e.currency, BASE_CURRENCY, ctx.fx)
-        : e.currency === BASE_CURRENCY
-          ? e.priceMinor
-          : null,
+      price_base_minor: basePriceMinor(e.priceMinor, e.currency, ctx.fx),
       audience: e.audience,
       crowd: e.crowd,
       event_lang: e.eventLang,

@@ -1,4 +1,4 @@
-import { pickText, type ContentLanguage, type Texts } from '@guest/catalog';
+import { pickText, type ContentLanguage, type ListingKind, type Texts } from '@guest/catalog';
 
 /** An amenity as the catalog table holds it. */
 export interface AmenityRow {
@@ -40,7 +40,7 @@ export function groupAmenities(rows: AmenityRow[], kind: string | null, lang: Co
       const mapped = items.map((r) => ({
         code: r.code,
         name: pickText(r.name, lang, lang)?.text ?? r.code,
-        kinds: r.kinds as Array<'stay' | 'experience' | 'service' | 'transport' | 'food'>,
+        kinds: r.kinds as ListingKind[],
       }));
       mapped.sort((a, b) => a.name.localeCompare(b.name, lang) || a.code.localeCompare(b.code));
       return {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LISTING_KINDS } from '@guest/catalog';
 
 /** Shapes of the amenities route (spec 4.5). */
 
@@ -6,7 +7,7 @@ export const AmenityResponse = z
   .object({
     code: z.string(),
     name: z.string(),
-    kinds: z.array(z.enum(['stay', 'experience', 'service', 'transport', 'food'])),
+    kinds: z.array(z.enum(LISTING_KINDS)),
   })
   .meta({ id: 'AmenityResponse' });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CATEGORY_KINDS } from '@guest/catalog';
 
 /** Shapes of the categories routes (spec 4.5, 4.8). */
 
@@ -6,7 +7,7 @@ export const CategoryResponse = z
   .object({
     id: z.number().int(),
     code: z.string(),
-    kind: z.enum(['experience', 'service', 'transport', 'food', 'event']),
+    kind: z.enum(CATEGORY_KINDS),
     name: z.string(),
     lang: z.string().meta({ description: 'Language of `name`.' }),
     listings_count: z

@@ -1,11 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
 import { schema, type Db } from '@guest/db';
-import { pickText, type ContentLanguage, type Texts } from '@guest/catalog';
+import { pickText, type CategoryKind, type ContentLanguage, type Texts } from '@guest/catalog';
 import type { SearchEngine } from '@guest/search-engine';
 import { createTtlCache } from '../ttl-cache.ts';
 import { categoryCountsQuery } from './query.ts';
-
-export type CategoryKind = 'experience' | 'service' | 'transport' | 'food' | 'event';
 
 interface CategoryRow {
   id: number;

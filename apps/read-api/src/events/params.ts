@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Config } from '@guest/config';
-import { cursorParam, limitParam, queryBool } from '@guest/http-kit';
-import type { BBox } from '../geo/bbox.ts';
+import { cursorParam, langParam, limitParam, queryBool } from '@guest/http-kit';
+import { CLUSTER_MAX_ZOOM } from '../geo/clusters.ts';
+import type { BBox } from '../geo/filters.ts';
 
 /**
  * The shared event filter parameters (spec 4.8), ONE schema reused by the calendar, upcoming,
@@ -159,7 +160,7 @@ export const EventFilterParams = z
       .transform(canonicalZone)
       .meta({ description: 'IANA zone in which "today" is computed; default `Asia/Bangkok`.' }),
     cursor: cursorParam,
-    lang: z.string().max(35).optional().meta({ description: 'Response language (else `Accept-Language`).' }),
+    lang: langParam,
   })
   .meta({ description: 'Shared event filters (spec 4.8).' });
 
@@ -232,7 +233,7 @@ export function eventMapParams(config: Pick<Config, 'UPCOMING_DAYS_DEFAULT' | 'E
       .int()
       .min(0)
       .max(22)
-      .meta({ description: 'Map zoom: up to 12 clusters, beyond that points.' }),
+      .meta({ description: `Map zoom: up to ${CLUSTER_MAX_ZOOM} clusters, beyond that points.` }),
     days: windowDaysParam(config.UPCOMING_DAYS_DEFAULT, config.EVENTS_HORIZON_DAYS),
   });
 }

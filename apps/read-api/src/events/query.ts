@@ -1,5 +1,7 @@
+import { CONTENT_LANGUAGES } from '@guest/catalog';
 import type { Dsl } from '@guest/search-engine';
-import type { BBox } from '../geo/bbox.ts';
+import { cellPrecision, CLUSTER_MAX_ZOOM, clusterCells } from '../geo/clusters.ts';
+import { boundingBoxFilter, withinRadiusFilter, type BBox } from '../geo/filters.ts';
 import { timeOfDayClause, type TimeOfDay } from './time-of-day.ts';
 import type { DayWindow } from './window.ts';
 
@@ -30,10 +32,9 @@ export interface EventScope {
   now: Date;
 }
 
-const LANGS = ['en', 'ru', 'th', 'zh-Hans'] as const;
 /** Fields `q` reads: name, description, venue and place in every language, plus folded ICU words. */
 export const EVENT_TEXT_FIELDS = [
-  ...['title', 'description', 'venue.name', 'place_names'].flatMap((f) => LANGS.map((l) => `${f}.${l}`)),
+  ...['title', 'description', 'venue.name', 'place_names'].flatMap((f) => CONTENT_LANGUAGES.map((l) => `${f}.${l}`)),
   'text_all',
 ];
 
@@ -56,19 +57,8 @@ export function eventQuery(scope: EventScope, extra: Dsl[] = []): Dsl {
   if (f.crowd?.length) filter.push({ terms: { crowd: f.crowd } });
   if (f.eventLang !== 'any') filter.push({ term: { event_lang: f.eventLang } });
   if (f.q) filter.push(eventTextQuery(f.q));
-  if (f.bbox) {
-    filter.push({
-      geo_bounding_box: {
-        location: {
-          top_left: { lat: f.bbox.maxLat, lon: f.bbox.minLon },
-          bottom_right: { lat: f.bbox.minLat, lon: f.bbox.maxLon },
-        },
-      },
-    });
-  }
-  if (f.near) {
-    filter.push({ geo_distance: { distance: `${f.near.radiusM}m`, location: { lat: f.near.lat, lon: f.near.lon } } });
-  }
+  if (f.bbox) filter.push(boundingBoxFilter(f.bbox));
+  if (f.near) filter.push(withinRadiusFilter(f.near, f.near.radiusM));
   filter.push(...extra);
   return {
     bool: {
@@ -228,32 +218,25 @@ export function feedQuery(scope: EventScope, opts: { limit: number; after?: unkn
   return body;
 }
 
-/** Map cells of the geotile grid used below `zoom` 13, two levels finer than the view. */
-export function mapPrecision(zoom: number): number {
-  return Math.min(zoom + 2, 29);
-}
+/** The most cells the events map clusters into (all of them at its precisions, in practice). */
+export const EVENT_MAP_MAX_CELLS = 10_000;
 
 /**
- * Events map: up to zoom 12 clusters (geotile cells with distinct-event counts, centroid, bounds),
+ * Events map: up to `CLUSTER_MAX_ZOOM` clusters (the search map's grid, with distinct-event counts),
  * beyond that one point per event (its nearest matching occurrence), at most `maxPoints`.
  */
 export function mapQuery(scope: EventScope, opts: { zoom: number; maxPoints: number }): Dsl {
   const total = { cardinality: { field: 'event_id', precision_threshold: CARDINALITY_PRECISION } };
-  if (opts.zoom <= 12) {
+  if (opts.zoom <= CLUSTER_MAX_ZOOM) {
     return {
       size: 0,
       track_total_hits: false,
       query: eventQuery(scope),
       aggs: {
         total,
-        cells: {
-          geotile_grid: { field: 'location', precision: mapPrecision(opts.zoom), size: 10_000 },
-          aggs: {
-            events: { cardinality: { field: 'event_id', precision_threshold: CARDINALITY_PRECISION } },
-            centroid: { geo_centroid: { field: 'location' } },
-            bounds: { geo_bounds: { field: 'location' } },
-          },
-        },
+        cells: clusterCells(cellPrecision(opts.zoom), EVENT_MAP_MAX_CELLS, {
+          events: { cardinality: { field: 'event_id', precision_threshold: CARDINALITY_PRECISION } },
+        }),
       },
     };
   }

@@ -3,9 +3,11 @@ import type { CursorCodec } from '@guest/http-kit';
 import type { ContentLanguage, EventOccurrenceDocument } from '@guest/catalog';
 import type { Clock } from '@guest/runtime';
 import type { SearchEngine } from '@guest/search-engine';
+import { CLUSTER_MAX_ZOOM, parseClusters, type CellBucket } from '../geo/clusters.ts';
 import { textIn, toEventCard } from './card.ts';
 import {
   calendarQuery,
+  EVENT_MAP_MAX_CELLS,
   eventPageQuery,
   feedQuery,
   mapQuery,
@@ -17,14 +19,8 @@ import {
   type UpcomingAfter,
 } from './query.ts';
 import type { EventFilterQuery } from './params.ts';
-import {
-  checkFingerprint,
-  listFingerprint,
-  listScopeAt,
-  malformedCursor,
-  requestToday,
-  resolveFilters,
-} from './scope.ts';
+import { resumeList, safeInts } from './list-cursor.ts';
+import { listScopeAt, requestToday, resolveFilters } from './scope.ts';
 import type { EventCardT } from './schemas.ts';
 import { calendarWindow, checkDayFilters, listWindow } from './window.ts';
 
@@ -120,33 +116,12 @@ async function loadCalendar(
   return strip.map((date) => ({ date, count: counts.get(date) ?? 0 }));
 }
 
-/**
- * Position after the last card of an upcoming page, and the list it belongs to: `h` its
- * fingerprint, `n` the instant (epoch ms) and `t` the today its first page was read at.
- */
-interface UpcomingCursor {
-  h: string;
-  n: number;
-  t: string;
-  k: number;
-  id: number;
-}
-
-function isUpcomingCursor(c: unknown): c is UpcomingCursor {
-  const o = c as Partial<UpcomingCursor> | null;
-  return (
-    typeof o === 'object' &&
-    o !== null &&
-    typeof o.h === 'string' &&
-    typeof o.t === 'string' &&
-    [o.n, o.k, o.id].every((v) => typeof v === 'number' && Number.isSafeInteger(v))
-  );
-}
+/** Position after the last card of an upcoming page: its local start key and event id. */
+const isUpcomingPosition = (o: Record<string, unknown>) => safeInts(o.k, o.id);
 
 /**
- * The upcoming list. `scopeAt` gives the list's scope as of an instant (null: empty window): the
- * first page reads it at the clock, later pages at the first page's instant from the cursor, so
- * that a list is one answer however long it takes to page through (spec 4.8, upcoming rules).
+ * The upcoming list (spec 4.8, upcoming rules), keyset-paged and read as of its first page:
+ * `scopeAt` gives its scope as of an instant (`resumeList`).
  */
 async function loadUpcoming(
   deps: EventsServiceDeps,
@@ -154,30 +129,11 @@ async function loadUpcoming(
   opts: { limit: number; cursor?: string | undefined; withTotal: boolean; lang: ContentLanguage },
 ) {
   const empty = { items: [], next_cursor: null, has_more: false, total: opts.withTotal ? 0 : null };
-  let c: UpcomingCursor | undefined;
-  if (opts.cursor) {
-    const decoded = deps.cursors.decode<unknown>('events-upcoming', opts.cursor);
-    if (!isUpcomingCursor(decoded)) throw malformedCursor();
-    c = decoded;
-  }
-  const scope = scopeAt(c ? new Date(c.n) : deps.clock.now());
-  const h = scope ? listFingerprint(scope, 'upcoming') : 'empty';
-  let after: UpcomingAfter | undefined;
-  if (c) {
-    checkFingerprint(h, c.h);
-    checkFingerprint(scope?.today ?? 'empty', c.t);
-    after = { k: c.k, id: c.id };
-  }
+  const list = resumeList<UpcomingAfter>(deps, 'upcoming', opts.cursor, isUpcomingPosition, scopeAt);
+  const { scope, position } = list;
   if (!scope) return empty;
-  const n = scope.now.getTime();
-  const cursorOf = (card: EventCardT) =>
-    deps.cursors.encode('events-upcoming', {
-      h,
-      n,
-      t: scope.today,
-      k: localStartKey(card.day, card.start_time),
-      id: card.id,
-    } satisfies UpcomingCursor);
+  const after: UpcomingAfter | undefined = position && { k: position.k, id: position.id };
+  const cursorOf = (card: EventCardT) => list.cursorAfter({ k: localStartKey(card.day, card.start_time), id: card.id });
   if (!after) {
     // First page: one collapse query gives the cards directly.
     const res = await deps.engine.search<EventOccurrenceDocument>(
@@ -231,58 +187,30 @@ async function nearestCards(
 }
 
 /**
- * Position after the last card of a feed page, and the list it belongs to: `h` its fingerprint,
- * `n` the instant (epoch ms) and `t` the today its first page was read at, `after` the sort values
- * of the last occurrence (`OCCURRENCE_SORT`: day in epoch ms, start time, event id, start in epoch ms).
+ * Position after the last card of a feed page: the sort values of the last occurrence
+ * (`OCCURRENCE_SORT`: day in epoch ms, start time, event id, start in epoch ms).
  */
-interface FeedCursor {
-  h: string;
-  n: number;
-  t: string;
+interface FeedAfter {
   after: [number, string, number, number];
 }
 
-function isFeedCursor(c: unknown): c is FeedCursor {
-  const o = c as Partial<FeedCursor> | null;
-  if (typeof o !== 'object' || o === null) return false;
-  if (typeof o.h !== 'string' || typeof o.t !== 'string' || !Number.isSafeInteger(o.n)) return false;
-  const a: unknown[] | undefined = o.after;
-  return (
-    Array.isArray(a) &&
-    a.length === 4 &&
-    typeof a[1] === 'string' &&
-    [a[0], a[2], a[3]].every((v) => typeof v === 'number' && Number.isSafeInteger(v))
-  );
+function isFeedPosition(o: Record<string, unknown>): boolean {
+  const a = o.after;
+  return Array.isArray(a) && a.length === 4 && typeof a[1] === 'string' && safeInts(a[0], a[2], a[3]);
 }
 
-/**
- * The by-day feed, keyset-paged. Like `loadUpcoming`, `scopeAt` gives the list's scope as of an
- * instant (null: empty window): the first page reads it at the clock, later pages at the first
- * page's instant from the cursor, so that the feed is one answer however long it takes to page
- * through — an occurrence ending, or local midnight passing, between two pages neither drops nor
- * adds one, and the cursor stays valid.
- */
+/** The by-day feed, keyset-paged and read as of its first page, as upcoming (`resumeList`). */
 async function loadFeed(
   deps: EventsServiceDeps,
   scopeAt: (now: Date) => EventScope | null,
   opts: { limit: number; cursor?: string | undefined; lang: ContentLanguage },
 ) {
-  let c: FeedCursor | undefined;
-  if (opts.cursor) {
-    const decoded = deps.cursors.decode<unknown>('events-feed', opts.cursor);
-    if (!isFeedCursor(decoded)) throw malformedCursor();
-    c = decoded;
-  }
-  const scope = scopeAt(c ? new Date(c.n) : deps.clock.now());
-  const h = scope ? listFingerprint(scope, 'feed') : 'empty';
-  if (c) {
-    checkFingerprint(h, c.h);
-    checkFingerprint(scope?.today ?? 'empty', c.t);
-  }
+  const list = resumeList<FeedAfter>(deps, 'feed', opts.cursor, isFeedPosition, scopeAt);
+  const { scope, position } = list;
   if (!scope) return { items: [], next_cursor: null, has_more: false };
   const res = await deps.engine.search<EventOccurrenceDocument>(
     deps.index,
-    feedQuery(scope, { limit: opts.limit, after: c?.after }),
+    feedQuery(scope, { limit: opts.limit, after: position?.after }),
   );
   const hasMore = res.hits.length > opts.limit;
   const hits = res.hits.slice(0, opts.limit);
@@ -294,19 +222,10 @@ async function loadFeed(
     else days.push({ date: card.day, events: [card] });
   }
   const last = hits.at(-1);
-  const n = scope.now.getTime();
   return {
     items: days,
     has_more: hasMore,
-    next_cursor:
-      hasMore && last?.sort
-        ? deps.cursors.encode('events-feed', {
-            h,
-            n,
-            t: scope.today,
-            after: last.sort as FeedCursor['after'],
-          } satisfies FeedCursor)
-        : null,
+    next_cursor: hasMore && last?.sort ? list.cursorAfter({ after: last.sort as FeedAfter['after'] }) : null,
   };
 }
 
@@ -316,19 +235,13 @@ async function loadMap(deps: EventsServiceDeps, scope: EventScope | null, zoom: 
   const maxPoints = deps.config.MAP_MAX_POINTS;
   const res = await deps.engine.search<EventOccurrenceDocument>(deps.index, mapQuery(scope, { zoom, maxPoints }));
   const total: number = res.aggregations?.total?.value ?? 0;
-  if (zoom <= 12) {
-    const clusters = (res.aggregations?.cells?.buckets ?? []).map((b: any) => ({
-      lat: b.centroid.location.lat,
-      lon: b.centroid.location.lon,
-      count: b.events.value,
-      bbox: [
-        b.bounds.bounds.top_left.lon,
-        b.bounds.bounds.bottom_right.lat,
-        b.bounds.bounds.bottom_right.lon,
-        b.bounds.bounds.top_left.lat,
-      ] as [number, number, number, number],
-    }));
-    return { clusters, points: [], truncated: false, total };
+  if (zoom <= CLUSTER_MAX_ZOOM) {
+    const { clusters, truncated } = parseClusters<CellBucket & { events: { value: number } }>(
+      res.aggregations,
+      EVENT_MAP_MAX_CELLS,
+      (b) => b.events.value,
+    );
+    return { clusters, points: [], truncated, total };
   }
   const points = res.hits.map((h) => {
     const card = toEventCard(h._source, lang);

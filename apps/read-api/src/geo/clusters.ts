@@ -1,4 +1,5 @@
-import type { BBox } from './bbox.ts';
+import type { Dsl } from '@guest/search-engine';
+import type { BBox } from './filters.ts';
 
 /**
  * Map clusters of the search map and the events map: a geotile grid whose precision follows the
@@ -33,13 +34,79 @@ export function cellsSpanned(bbox: BBox | undefined, p: number): number {
   return across * down;
 }
 
+/** Grid precision for a zoom: `CELL_ZOOM_OFFSET` levels finer than the map's tiles. */
+export function cellPrecision(zoom: number): number {
+  return Math.min(zoom + CELL_ZOOM_OFFSET, MAX_TILE_PRECISION);
+}
+
 /**
- * Grid precision for a zoom: `zoom + CELL_ZOOM_OFFSET`, made coarser while the box would hold
- * more cells than `maxCells` (a box far larger than one screen at that zoom), so that the cells
- * always cover the whole box and never only its densest part.
+ * Grid precision for a zoom and a box: `cellPrecision(zoom)`, made coarser while the box would
+ * hold more cells than `maxCells` (a box far larger than one screen at that zoom), so that the
+ * cells always cover the whole box and never only its densest part.
  */
 export function gridPrecision(zoom: number, bbox: BBox | undefined, maxCells: number): number {
-  let p = Math.min(zoom + CELL_ZOOM_OFFSET, MAX_TILE_PRECISION);
+  let p = cellPrecision(zoom);
   while (p > 0 && cellsSpanned(bbox, p) > maxCells) p--;
   return p;
+}
+
+/**
+ * The `cells` aggregation of a cluster map: a geotile grid of `precision`, at most `size` cells,
+ * each with the centroid (`centre`) and the bounds of its objects, and `extra` sub-aggregations
+ * (the events map counts distinct events with one).
+ */
+export function clusterCells(precision: number, size: number, extra: Dsl = {}): Dsl {
+  return {
+    geotile_grid: { field: 'location', precision, size },
+    aggs: {
+      ...extra,
+      centre: { geo_centroid: { field: 'location' } },
+      bounds: { geo_bounds: { field: 'location' } },
+    },
+  };
+}
+
+export interface ClusterBody {
+  lat: number;
+  lon: number;
+  count: number;
+  bbox: [number, number, number, number];
+}
+
+export interface CellBucket {
+  key: string;
+  doc_count: number;
+  centre: { location?: { lat: number; lon: number } };
+  bounds: { bounds?: { top_left: { lat: number; lon: number }; bottom_right: { lat: number; lon: number } } };
+}
+
+/**
+ * Clusters from the `cells` aggregation of `clusterCells`: at most `maxCells` (`truncated` when the
+ * grid had more), each counting `countOf` its bucket (default: the documents in the cell).
+ */
+export function parseClusters<B extends CellBucket = CellBucket>(
+  aggregations: Record<string, any> | undefined,
+  maxCells: number,
+  countOf: (bucket: B) => number = (b) => b.doc_count,
+): { clusters: ClusterBody[]; truncated: boolean } {
+  const buckets: B[] = aggregations?.cells?.buckets ?? [];
+  const clusters = buckets.slice(0, maxCells).flatMap((b) => {
+    const c = b.centre.location;
+    const bb = b.bounds.bounds;
+    if (!c || !bb) return [];
+    return [
+      {
+        lat: c.lat,
+        lon: c.lon,
+        count: countOf(b),
+        bbox: [bb.top_left.lon, bb.bottom_right.lat, bb.bottom_right.lon, bb.top_left.lat] as [
+          number,
+          number,
+          number,
+          number,
+        ],
+      },
+    ];
+  });
+  return { clusters, truncated: buckets.length > maxCells };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SearchFilters } from './params.ts';
-import { cellsSpanned, gridPrecision } from '../geo/clusters.ts';
-import { buildClusterRequest, buildPointsRequest, parseClusters, samplePoints } from './map.ts';
+import { cellsSpanned, gridPrecision, parseClusters } from '../geo/clusters.ts';
+import { buildClusterRequest, buildPointsRequest, samplePoints } from './map.ts';
 import type { QueryContext } from './query.ts';
 
 const ctx: QueryContext = { fx: { base: 'THB', rates: {} }, baseCurrency: 'THB' };

@@ -1,13 +1,13 @@
 import type { ListingDocument } from '@guest/catalog';
 import type { Dsl } from '@guest/search-engine';
-import { cellsSpanned, gridPrecision } from '../geo/clusters.ts';
+import { cellsSpanned, clusterCells, gridPrecision } from '../geo/clusters.ts';
 import type { Filters } from './params.ts';
 import { buildListingQuery, type QueryContext } from './query.ts';
 import { buildSort } from './sort.ts';
 
 /**
- * The search map (spec 4.7): up to zoom 12 clusters on a geotile grid whose precision follows
- * the zoom, beyond that single points. Pure builders and parsers; the route runs them.
+ * The search map (spec 4.7): up to `CLUSTER_MAX_ZOOM` clusters on a geotile grid whose precision
+ * follows the zoom (geo/clusters.ts), beyond that single points. Pure builders; the service runs them.
  */
 
 const ON_MAP: Dsl = { term: { has_point: true } };
@@ -17,15 +17,7 @@ export function buildClusterRequest(f: Filters, ctx: QueryContext, zoom: number,
     size: 0,
     track_total_hits: true,
     query: buildListingQuery(f, ctx, { filter: [ON_MAP] }),
-    aggs: {
-      cells: {
-        geotile_grid: { field: 'location', precision: gridPrecision(zoom, f.bbox, maxCells), size: maxCells + 1 },
-        aggs: {
-          centre: { geo_centroid: { field: 'location' } },
-          bounds: { geo_bounds: { field: 'location' } },
-        },
-      },
-    },
+    aggs: { cells: clusterCells(gridPrecision(zoom, f.bbox, maxCells), maxCells + 1) },
   };
 }
 
@@ -99,46 +91,6 @@ export function samplePoints<T extends { id: number }>(
     if (!picked.has(doc.id)) picked.set(doc.id, doc);
   }
   return [...picked.values()];
-}
-
-export interface ClusterBody {
-  lat: number;
-  lon: number;
-  count: number;
-  bbox: [number, number, number, number];
-}
-
-interface CellBucket {
-  key: string;
-  doc_count: number;
-  centre: { location?: { lat: number; lon: number } };
-  bounds: { bounds?: { top_left: { lat: number; lon: number }; bottom_right: { lat: number; lon: number } } };
-}
-
-export function parseClusters(
-  aggregations: Record<string, any> | undefined,
-  maxCells: number,
-): { clusters: ClusterBody[]; truncated: boolean } {
-  const buckets: CellBucket[] = aggregations?.cells?.buckets ?? [];
-  const clusters = buckets.slice(0, maxCells).flatMap((b) => {
-    const c = b.centre.location;
-    const bb = b.bounds.bounds;
-    if (!c || !bb) return [];
-    return [
-      {
-        lat: c.lat,
-        lon: c.lon,
-        count: b.doc_count,
-        bbox: [bb.top_left.lon, bb.bottom_right.lat, bb.bottom_right.lon, bb.top_left.lat] as [
-          number,
-          number,
-          number,
-          number,
-        ],
-      },
-    ];
-  });
-  return { clusters, truncated: buckets.length > maxCells };
 }
 
 export function toMapPoint(doc: Pick<ListingDocument, (typeof POINT_SOURCE)[number]>) {

@@ -3,7 +3,7 @@ import type { Config } from '@guest/config';
 import { cursorParam, limitParam, queryBool } from '@guest/http-kit';
 import { CONTENT_LANGUAGES, LISTING_KINDS } from '@guest/catalog';
 import { CLUSTER_MAX_ZOOM } from '../geo/clusters.ts';
-import type { BBox, LatLon } from '../geo/bbox.ts';
+import type { BBox, LatLon } from '../geo/filters.ts';
 
 /**
  * The shared filter parameters of `GET /v1/search/listings`, `/v1/search/map` and

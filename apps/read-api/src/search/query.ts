@@ -1,6 +1,7 @@
 import { AppError } from '@guest/http-kit';
 import { convertMinor, type FxTable } from '@guest/catalog';
 import type { Dsl } from '@guest/search-engine';
+import { boundingBoxFilter, withinRadiusFilter } from '../geo/filters.ts';
 import type { Filters } from './params.ts';
 
 /**
@@ -169,19 +170,8 @@ export function buildFilterClauses(f: Filters, ctx: QueryContext): { filter: Dsl
   const filter: Dsl[] = [];
   const mustNot: Dsl[] = [];
   if (f.kind !== 'all') filter.push(term('kind', f.kind));
-  if (f.bbox) {
-    filter.push({
-      geo_bounding_box: {
-        location: {
-          top_left: { lat: f.bbox.maxLat, lon: f.bbox.minLon },
-          bottom_right: { lat: f.bbox.minLat, lon: f.bbox.maxLon },
-        },
-      },
-    });
-  }
-  if (f.near && f.radius_m !== undefined) {
-    filter.push({ geo_distance: { distance: `${f.radius_m}m`, location: { lat: f.near.lat, lon: f.near.lon } } });
-  }
+  if (f.bbox) filter.push(boundingBoxFilter(f.bbox));
+  if (f.near && f.radius_m !== undefined) filter.push(withinRadiusFilter(f.near, f.radius_m));
   if (f.date_from) {
     const to = f.date_to && f.date_to > f.date_from ? f.date_to : nextDay(f.date_from);
     mustNot.push({ range: { blocked: { gte: f.date_from, lt: to, relation: 'intersects' } } });

@@ -14,7 +14,7 @@ import {
 } from '@guest/catalog';
 import type { SearchEngine } from '@guest/search-engine';
 import { nameIn, toListingCard, type CardSource } from './cards.ts';
-import { CLUSTER_MAX_ZOOM } from '../geo/clusters.ts';
+import { CLUSTER_MAX_ZOOM, parseClusters, type ClusterBody } from '../geo/clusters.ts';
 import { favoriteIds } from './favorites.ts';
 import { buildCountRequest, buildFeedRequest, FEED_CURSOR_SCOPE, requestFingerprint, type FeedCursor } from './feed.ts';
 import type { Filters, Sort } from './params.ts';
@@ -22,7 +22,6 @@ import {
   buildClusterRequest,
   buildPointsRequest,
   buildSampledPointsRequest,
-  parseClusters,
   samplePoints,
   toMapPoint,
   type POINT_SOURCE,
@@ -78,7 +77,7 @@ export interface MapRequest extends Filters {
 }
 
 export interface MapBody {
-  clusters: Array<{ lat: number; lon: number; count: number; bbox: [number, number, number, number] }>;
+  clusters: ClusterBody[];
   points: Array<ReturnType<typeof toMapPoint>>;
   total: number;
   truncated: boolean;

@@ -1,4 +1,4 @@
-import type { LatLon } from '../geo/bbox.ts';
+import type { LatLon } from '../geo/filters.ts';
 import type { Sort } from './params.ts';
 import type { Dsl } from '@guest/search-engine';
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses } from '@guest/http-kit';
+import { errorResponses, langParam } from '@guest/http-kit';
+import { LISTING_KINDS } from '@guest/catalog';
 import { AmenityGroupResponse } from '../../amenities/schemas.ts';
 import type { ReadRouteOptions } from '../../services.ts';
 
@@ -16,8 +17,8 @@ export default async function amenitiesRoute(app: FastifyInstance, { services }:
           'Groups in a fixed order (unknown groups last, by code), amenities by name inside a group. `kind` keeps ' +
           'only amenities applicable to that kind; groups left empty are dropped.',
         querystring: z.object({
-          kind: z.enum(['stay', 'experience', 'service']).optional(),
-          lang: z.string().max(35).optional(),
+          kind: z.enum(LISTING_KINDS).extract(['stay', 'experience', 'service']).optional(),
+          lang: langParam,
         }),
         response: { 200: z.array(AmenityGroupResponse), ...errorResponses(400, 429, 500) },
       },

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses, queryBool } from '@guest/http-kit';
+import { errorResponses, langParam, queryBool } from '@guest/http-kit';
+import { CATEGORY_KINDS } from '@guest/catalog';
 import { CategoryResponse } from '../../categories/schemas.ts';
 import type { ReadRouteOptions } from '../../services.ts';
 
@@ -16,9 +17,9 @@ export default async function categoriesRoute(app: FastifyInstance, { services }
           '`with_counts=true` adds `listings_count`: published listings of that kind in the category, the same ' +
           'boundary as the feed; no other filter affects it. Event categories are at `/v1/events/categories`.',
         querystring: z.object({
-          kind: z.enum(['experience', 'service', 'transport', 'food']),
+          kind: z.enum(CATEGORY_KINDS).exclude(['event']),
           with_counts: queryBool.default(false),
-          lang: z.string().max(35).optional(),
+          lang: langParam,
         }),
         response: { 200: z.array(CategoryResponse), ...errorResponses(400, 429, 500) },
       },

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses } from '@guest/http-kit';
+import { errorResponses, langParam } from '@guest/http-kit';
 import { PLACE_LEVELS } from '@guest/catalog';
 import { withTotalsParam } from '../../places/params.ts';
 import { PlaceResponse } from '../../places/schemas.ts';
@@ -26,7 +26,7 @@ export default async function placesRoutes(app: FastifyInstance, { services }: R
             .meta({ description: 'Only the children of this place.' }),
           level: z.enum(PLACE_LEVELS).optional(),
           with_totals: withTotalsParam,
-          lang: z.string().max(35).optional(),
+          lang: langParam,
         }),
         response: { 200: z.array(PlaceResponse), ...errorResponses(400, 429, 500) },
       },

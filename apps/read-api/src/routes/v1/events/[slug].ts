@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses, errors } from '@guest/http-kit';
+import { errorResponses, errors, langParam } from '@guest/http-kit';
 import { EventSlugParams } from '../../../events/params.ts';
 import { EventPageResponse } from '../../../events/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
@@ -18,7 +18,7 @@ export default async function eventPageRoute(app: FastifyInstance, { services }:
           '404 `not_found` when no published event with this slug has an occurrence that has not ended. ' +
           '`categories`, `calendar`, `upcoming`, `feed` and `map` are routes, never slugs.',
         params: EventSlugParams,
-        querystring: z.object({ lang: z.string().max(35).optional() }),
+        querystring: z.object({ lang: langParam }),
         response: { 200: EventPageResponse, ...errorResponses(400, 404, 429, 500) },
       },
     },

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses } from '@guest/http-kit';
+import { errorResponses, langParam } from '@guest/http-kit';
 import { CategoryResponse } from '../../../categories/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
 
@@ -12,7 +12,7 @@ export default async function eventCategoriesRoute(app: FastifyInstance, { servi
       schema: {
         tags: ['events'],
         summary: 'Event categories, named in the request language (English fallback)',
-        querystring: z.object({ lang: z.string().max(35).optional() }),
+        querystring: z.object({ lang: langParam }),
         response: { 200: z.array(CategoryResponse), ...errorResponses(400, 429, 500) },
       },
     },

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@guest/http-kit';
 import { eventMapParams } from '../../../events/params.ts';
+import { CLUSTER_MAX_ZOOM } from '../../../geo/clusters.ts';
 import { EventMapResponse } from '../../../events/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
 
@@ -11,7 +12,7 @@ export default async function eventsMapRoute(app: FastifyInstance, { services, c
     {
       schema: {
         tags: ['events'],
-        summary: 'Events map: clusters up to zoom 12, points beyond',
+        summary: `Events map: clusters up to zoom ${CLUSTER_MAX_ZOOM}, points beyond`,
         description:
           'Same filters and window as `/v1/events/upcoming`. Counts are distinct events. Points: one per event at ' +
           `its nearest matching occurrence, at most ${config.MAP_MAX_POINTS} (\`truncated\` when more).`,

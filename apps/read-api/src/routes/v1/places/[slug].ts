@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses, errors } from '@guest/http-kit';
+import { errorResponses, errors, langParam } from '@guest/http-kit';
 import { PlaceSlugParams, withTotalsParam } from '../../../places/params.ts';
 import { PlaceCardResponse } from '../../../places/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
@@ -14,7 +14,7 @@ export default async function placeCardRoute(app: FastifyInstance, { services }:
         tags: ['reference'],
         summary: 'One place: its path from the top, its children and counts per kind',
         params: PlaceSlugParams,
-        querystring: z.object({ with_totals: withTotalsParam, lang: z.string().max(35).optional() }),
+        querystring: z.object({ with_totals: withTotalsParam, lang: langParam }),
         response: { 200: PlaceCardResponse, ...errorResponses(400, 404, 429, 500) },
       },
     },

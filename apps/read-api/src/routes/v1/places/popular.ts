@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses, limitParam } from '@guest/http-kit';
+import { errorResponses, langParam, limitParam } from '@guest/http-kit';
 import { withTotalsParam } from '../../../places/params.ts';
 import { PlaceResponse } from '../../../places/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
@@ -19,7 +19,7 @@ export default async function popularPlacesRoute(app: FastifyInstance, { service
         querystring: z.object({
           with_totals: withTotalsParam,
           limit: limitParam(config.PLACES_POPULAR_LIMIT, 100),
-          lang: z.string().max(35).optional(),
+          lang: langParam,
         }),
         response: { 200: z.array(PlaceResponse), ...errorResponses(400, 429, 500) },
       },
