@@ -17,6 +17,11 @@ import { createNodesService, type NodesService } from './nodes/service.ts';
 import { createPlacesService, type PlacesService } from './places/service.ts';
 import { createSearchService, type SearchService } from './search/service.ts';
 
+// The schemas requests are parsed with before they reach a service: a bench or script that calls
+// a service directly parses its input exactly as the route does.
+export { CountParams, feedParams, MapParams, PriceRangeParams, SuggestParams } from './search/params.ts';
+export { calendarParams, eventFeedParams, eventMapParams, upcomingParams } from './events/params.ts';
+
 /** What the read API's services are made of: the process's connections, its clock and cursor codec. */
 export interface ReadServiceDeps {
   config: Config;
