@@ -1,10 +1,4 @@
-import {
-  basePriceMinor,
-  occurrenceId,
-  type EventOccurrenceDocument,
-  type Texts,
-  type Weekday,
-} from '@guest/catalog';
+import { basePriceMinor, occurrenceId, type EventOccurrenceDocument, type Texts, type Weekday } from '@guest/catalog';
 import { expandSchedule, todayIn, type ScheduleSlot } from '../schedule/expand-schedule.ts';
 import {
   documentVersion,
