@@ -138,6 +138,22 @@ export function createSearchService(deps: SearchServiceDeps) {
     return c.a;
   }
 
+  /** The places among `places` that hold listings of `kind`, at any depth (their order kept). */
+  async function holdingKind<P extends { id: number }>(places: P[], kind: ListingKind): Promise<P[]> {
+    if (!places.length) return places;
+    const res = await engine.search(
+      indices.listings,
+      buildPlacesWithKindRequest(
+        places.map((p) => p.id),
+        kind,
+      ),
+    );
+    const holding = new Set<number>(
+      (res.aggregations?.places?.buckets ?? []).map((b: { key: number }) => Number(b.key)),
+    );
+    return places.filter((p) => holding.has(p.id));
+  }
+
   return {
     /** One page of the feed, cursor-paged with `search_after`; `is_favorite` for a signed-in viewer. */
     async feed(req: FeedRequest, viewer: Viewer): Promise<FeedPage> {
@@ -230,20 +246,8 @@ export function createSearchService(deps: SearchServiceDeps) {
           buildListingSuggestRequest(q, kind, limit),
         ),
       ]);
-      let places = placesRes.hits.map((h) => h._source);
-      if (kind && places.length) {
-        const res = await engine.search(
-          indices.listings,
-          buildPlacesWithKindRequest(
-            places.map((p) => p.id),
-            kind,
-          ),
-        );
-        const holding = new Set<number>(
-          (res.aggregations?.places?.buckets ?? []).map((b: { key: number }) => Number(b.key)),
-        );
-        places = places.filter((p) => holding.has(p.id));
-      }
+      const candidates = placesRes.hits.map((h) => h._source);
+      const places = kind ? await holdingKind(candidates, kind) : candidates;
       return {
         places: places.slice(0, limit).map((p) => ({
           id: p.id,
