@@ -3,7 +3,7 @@ import pg from 'pg';
 import { loadConfig } from '@guest/config';
 import { ensureDatabaseExists, runMigrations } from '@guest/db';
 import { createRuntime } from '@guest/runtime';
-import { aliasName, INDEX_KINDS } from '@guest/catalog';
+import { aliasName, INDEX_KINDS, indexPattern } from '@guest/catalog';
 import {
   createLogger,
   ensureIndices,
@@ -95,7 +95,7 @@ try {
   const raw: Record<string, string> = {};
   const stamp = Date.now();
   for (const kind of INDEX_KINDS) {
-    raw[kind] = `${config.INDEX_PREFIX}-raw-${kind}-${stamp}`;
+    raw[kind] = `${aliasName(config.INDEX_PREFIX, kind)}-raw-${stamp}`;
     await rt.search.createIndex(raw[kind]!, indexBody(kind, config.INDEX_REPLICAS));
     await rt.search.putIndexSettings(raw[kind]!, { index: { refresh_interval: '-1' } });
   }
@@ -197,8 +197,8 @@ try {
   for (const [k, v] of rows) process.stdout.write(`  ${k.padEnd(width)}  ${v}\n`);
 } finally {
   if (!values.keep) {
-    await rt.search.raw.indices
-      .delete({ index: `${config.INDEX_PREFIX}-*`, ignore_unavailable: true } as never)
+    await rt.search
+      .deleteIndex(indexPattern(config.INDEX_PREFIX))
       .catch((err: unknown) => say(`could not delete the bench indices: ${String(err)}`));
   }
   await rt.close();

@@ -1,24 +1,21 @@
 import { performance } from 'node:perf_hooks';
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { loadConfigOrExit } from '@guest/config';
-import { aliasName, BASE_CURRENCY, LISTING_KINDS, type ListingKind } from '@guest/catalog';
-import { createCursorCodec, limitParam, queryBool } from '@guest/http-kit';
+import { aliasName, LISTING_KINDS } from '@guest/catalog';
+import { createCursorCodec } from '@guest/http-kit';
 import { createRuntime, type Runtime } from '@guest/runtime';
 import type { SearchEngine } from '@guest/search-engine';
 import { loadDemoCatalog } from '@guest/indexer';
-import { SearchFilters, SORTS } from '../apps/read-api/src/search/filters.ts';
-import { buildCountRequest, buildFeedRequest } from '../apps/read-api/src/search/feed.ts';
-import { buildClusterRequest, buildPointsRequest, CLUSTER_MAX_ZOOM } from '../apps/read-api/src/search/map.ts';
-import { buildHistogramRequest, buildPriceStatsRequest } from '../apps/read-api/src/search/price-range.ts';
-import { buildListingSuggestRequest, buildPlaceSuggestRequest } from '../apps/read-api/src/search/suggest.ts';
-import { FxRates } from '../apps/read-api/src/search/fx-rates.ts';
-import type { QueryContext } from '../apps/read-api/src/search/query.ts';
-import { dateParam, EventFilterParams } from '../apps/read-api/src/events/params.ts';
-import { CARDINALITY_PRECISION } from '../apps/read-api/src/events/query.ts';
-import { listScopeAt, requestToday, resolveFilters } from '../apps/read-api/src/events/scope.ts';
-import { loadCalendar, loadUpcoming } from '../apps/read-api/src/events/service.ts';
-import { windowDaysParam } from '../apps/read-api/src/routes/v1/events/upcoming.ts';
+import {
+  calendarParams,
+  CountParams,
+  createReadServices,
+  feedParams,
+  MapParams,
+  PriceRangeParams,
+  SuggestParams,
+  upcomingParams,
+  type ReadServices,
+} from '@guest/read-api/services';
 import {
   argValue,
   baseUrl,
@@ -37,11 +34,12 @@ import { eventScenarios } from './lib-events.ts';
  * upcoming of spec 4.8 under load, against a running read API at BASE_URL (default
  * http://127.0.0.1:8080). For each scenario: p50, p99 and requests/s at 1 and 32 connections
  * (autocannon, `--duration` seconds each), and beside them the engine's own time (p50/p99) for
- * the very same engine requests, asked directly from OpenSearch with the same pure builders (the
- * events rows: with the service's own `loadCalendar` / `loadUpcoming`), so the API's overhead
- * shows as a ratio (API p50 at 1 connection / engine p50). The engine's time is the sum of the
- * `took` of the requests a route makes; `count` makes one `_count` request, which reports no
- * `took`, so its engine time is that request's round trip as measured here (`engine` column).
+ * the very same engine requests: the read API's own services (`@guest/read-api/services`) run
+ * here on an engine that records every request they make, with each path's query parsed by the
+ * route's own schema, so the API's overhead shows as a ratio (API p50 at 1 connection / engine
+ * p50). The engine's time is the sum of the `took` of the requests a route makes (suggest: the
+ * larger of its two, which run side by side); `count` makes one `_count` request, which reports
+ * no `took`, so its engine time is that request's round trip as measured here (`engine` column).
  *
  * This process reads the same environment as the service (DATABASE_URL, OPENSEARCH_URL,
  * INDEX_PREFIX, CURSOR_SECRET): `--load 100000` first loads the demo catalog with that many
@@ -75,43 +73,57 @@ async function run(): Promise<void> {
     const r = await loadDemoCatalog(rt, { listings: load, events: loadEvents });
     console.log(`loaded demo catalog: ${JSON.stringify(r.import.byType ?? r.import)}`);
   }
-  const listingsIndex = aliasName(config.INDEX_PREFIX, 'listings');
-  const placesIndex = aliasName(config.INDEX_PREFIX, 'places');
+  // Every engine request the services make: its `took`, or for `_count` (no `took`) its round trip.
+  const times: number[] = [];
+  const recordingEngine: SearchEngine = {
+    ...rt.search,
+    async search<T>(index: string, body: Record<string, unknown>, p?: Record<string, unknown>) {
+      const res = await rt.search.search<T>(index, body, p);
+      times.push(res.took);
+      return res;
+    },
+    async count(index: string, body: Record<string, unknown>) {
+      const t0 = performance.now();
+      const n = await rt.search.count(index, body);
+      times.push(Math.round((performance.now() - t0) * 10) / 10);
+      return n;
+    },
+  };
+  const services: ReadServices = createReadServices({
+    config,
+    database: rt.database,
+    engine: recordingEngine,
+    clock: rt.clock,
+    cursors: createCursorCodec(config.CURSOR_SECRET),
+  });
+  try {
+    await measureAll(services, () => times.splice(0));
+  } finally {
+    await services.close();
+  }
+}
+
+async function measureAll(services: ReadServices, takeTimes: () => number[]): Promise<void> {
   const eventsIndex = aliasName(config.INDEX_PREFIX, 'events');
-  const ctx: QueryContext = { fx: await new FxRates(rt.database.db).get(), baseCurrency: BASE_CURRENCY };
+  const params = (qs: string) => Object.fromEntries(new URLSearchParams(qs));
+  const query = (path: string) => params(path.split('?')[1] ?? '');
 
   // What the index holds, and whether the service at BASE_URL reads the same index.
-  const indexed = await rt.search.count(listingsIndex, { query: { match_all: {} } });
-  const events = await rt.search
-    .search(eventsIndex, {
-      size: 0,
-      track_total_hits: true,
-      aggs: { events: { cardinality: { field: 'event_id', precision_threshold: CARDINALITY_PRECISION } } },
-    })
-    .then((r) => ({ events: Number(r.aggregations?.events?.value ?? 0), occurrences: r.total }))
-    .catch(() => ({ events: 0, occurrences: 0 }));
-  console.log(
-    `index ${config.INDEX_PREFIX}: ${indexed} listings, ${events.events} events (${events.occurrences} occurrences)`,
-  );
+  const indexed = (await services.search.count(CountParams.parse({}))).count;
+  const occurrences = await rt.search.count(eventsIndex, { query: { match_all: {} } }).catch(() => 0);
+  console.log(`index ${config.INDEX_PREFIX}: ${indexed} listings, ${occurrences} event occurrences`);
   const { count } = await getJson<{ count: number }>(base, '/v1/search/count');
   if (count !== indexed) {
     throw new BenchError(
-      `the service at ${base} sees ${count} listings, ${listingsIndex} holds ${indexed}: same INDEX_PREFIX?`,
+      `the service at ${base} sees ${count} listings, ${aliasName(config.INDEX_PREFIX, 'listings')} holds ${indexed}: same INDEX_PREFIX?`,
     );
   }
-  if (!skipEvents && !events.events) {
+  if (!skipEvents && !occurrences) {
     throw new BenchError(
       `${eventsIndex} holds no events: load them (npm run demo:load -- --events 5000, or --load with --events), ` +
         'or pass --skip-events',
     );
   }
-
-  const FeedQuery = SearchFilters.extend({
-    sort: z.enum(SORTS).default('relevance'),
-    limit: z.coerce.number().default(20),
-  });
-  const MapQuery = SearchFilters.extend({ zoom: z.coerce.number() });
-  const params = (qs: string) => Object.fromEntries(new URLSearchParams(qs));
 
   // Around Phuket: a screen at each zoom (4x2.4 tiles).
   const screen = (zoom: number, lat = 7.9, lon = 98.34) => {
@@ -151,45 +163,21 @@ async function run(): Promise<void> {
     engineBasis?: 'took' | 'round trip';
   }
 
-  const feed = async (path: string) => {
-    const q = FeedQuery.parse(params(path.split('?')[1] ?? ''));
-    const { sort, limit, ...filters } = q;
-    return (await rt.search.search(listingsIndex, buildFeedRequest(filters, ctx, { sort, limit }))).took;
-  };
-  const map = async (path: string) => {
-    const { zoom, ...filters } = MapQuery.parse(params(path.split('?')[1] ?? ''));
-    const body =
-      zoom <= CLUSTER_MAX_ZOOM
-        ? buildClusterRequest(filters, ctx, zoom, config.MAP_MAX_POINTS)
-        : buildPointsRequest(filters, ctx, config.MAP_MAX_POINTS);
-    return (await rt.search.search(listingsIndex, body)).took;
-  };
-  const countRoundTrip = async (path: string) => {
-    // The route's own request: `_count` with the count body. `_count` reports no `took`, so the
-    // engine's time is the round trip of that request from here (milliseconds, 0.1 ms).
-    const filters = SearchFilters.parse(params(path.split('?')[1] ?? ''));
-    const body = buildCountRequest(filters, ctx);
-    const t0 = performance.now();
-    await rt.search.count(listingsIndex, body);
-    return Math.round((performance.now() - t0) * 10) / 10;
-  };
-  const priceRange = async (path: string) => {
-    const k = params(path.split('?')[1] ?? '').kind;
-    const kind = k === undefined || k === 'all' ? undefined : (k as ListingKind);
-    const stats = await rt.search.search(listingsIndex, buildPriceStatsRequest(kind));
-    const max = (stats.aggregations?.max?.value as number | null | undefined) ?? null;
-    // As the route: no histogram request when nothing is priced (no maximum to build segments on).
-    if (!stats.total || !max) return stats.took;
-    return stats.took + (await rt.search.search(listingsIndex, buildHistogramRequest(kind, max))).took;
-  };
-  const suggest = async (path: string) => {
-    const p = params(path.split('?')[1] ?? '');
-    const [a, b] = await Promise.all([
-      rt.search.search(placesIndex, buildPlaceSuggestRequest(p.q!, config.SEARCH_SUGGEST_LIMIT)),
-      rt.search.search(listingsIndex, buildListingSuggestRequest(p.q!, undefined, config.SEARCH_SUGGEST_LIMIT)),
-    ]);
-    return Math.max(a.took, b.took);
-  };
+  /** Runs one path's service call and adds up (or, for requests side by side, takes the largest of) its engine times. */
+  const engineTime =
+    (call: (q: Record<string, string>, path: string) => Promise<unknown>, combine: 'sum' | 'max' = 'sum') =>
+    async (path: string) => {
+      takeTimes();
+      await call(query(path), path);
+      const t = takeTimes();
+      return combine === 'max' ? Math.max(0, ...t) : Math.round(t.reduce((a, b) => a + b, 0) * 10) / 10;
+    };
+  const FeedParams = feedParams(config);
+  const feed = engineTime((q) => services.search.feed(FeedParams.parse(q), { lang: 'en' }));
+  const map = engineTime((q) => services.search.map(MapParams.parse(q)));
+  const countRoundTrip = engineTime((q) => services.search.count(CountParams.parse(q)));
+  const priceRange = engineTime((q) => services.search.priceRange(PriceRangeParams.parse(q)));
+  const suggest = engineTime((q) => services.search.suggest(SuggestParams.parse(q), 'en'), 'max');
 
   const scenarios: Scenario[] = [
     {
@@ -227,57 +215,20 @@ async function run(): Promise<void> {
     },
   ];
 
-  // Events (spec 4.8): the scenarios of `npm run bench:events`; the engine's time through the
-  // service's own loaders, on an engine that adds up the `took` of every request they make.
-  let eventsTook = 0;
-  const tookCountingEngine: SearchEngine = {
-    ...rt.search,
-    async search<T>(index: string, body: Record<string, unknown>, p?: Record<string, unknown>) {
-      const res = await rt.search.search<T>(index, body, p);
-      eventsTook += res.took;
-      return res;
-    },
-  };
-  const eventsApp = {
-    runtime: { ...rt, search: tookCountingEngine },
-    cursors: createCursorCodec(config.CURSOR_SECRET),
-  } as unknown as FastifyInstance;
-  // The query strings of the two routes (apps/read-api/src/routes/v1/events).
-  const CalendarQuery = EventFilterParams.extend({
-    first: dateParam.optional(),
-    days: z.coerce.number().int().min(1).max(config.CALENDAR_DAYS_MAX).default(config.CALENDAR_DAYS_DEFAULT),
+  // Events (spec 4.8): the scenarios of `npm run bench:events`, through the events service.
+  const CalendarQuery = calendarParams(config);
+  const UpcomingQuery = upcomingParams(config);
+  const eventsEngine = engineTime(async (q, path) => {
+    if (path.startsWith('/v1/events/calendar')) return services.events.calendar(CalendarQuery.parse(q));
+    const u = UpcomingQuery.parse(q);
+    return services.events.upcoming(u, 'en').catch((err: Error) => {
+      if (!u.cursor) throw err;
+      throw new BenchError(
+        `the service's upcoming cursor cannot be read here (${err.message}): run the benchmark with the ` +
+          "service's CURSOR_SECRET",
+      );
+    });
   });
-  const UpcomingQuery = EventFilterParams.extend({
-    limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX),
-    days: windowDaysParam(config.UPCOMING_DAYS_DEFAULT, config.EVENTS_HORIZON_DAYS),
-    with_total: queryBool.default(false),
-  });
-  const eventsEngine = async (path: string) => {
-    const qs = params(path.split('?')[1] ?? '');
-    const now = rt.clock.now();
-    eventsTook = 0;
-    if (path.startsWith('/v1/events/calendar')) {
-      const q = CalendarQuery.parse(qs);
-      const today = requestToday(now, q);
-      await loadCalendar(eventsApp, { filters: resolveFilters(q, config), today, now }, q.first ?? today, q.days);
-    } else {
-      const q = UpcomingQuery.parse(qs);
-      const filters = resolveFilters(q, config);
-      await loadUpcoming(eventsApp, (at) => listScopeAt(filters, q, at, config.EVENTS_HORIZON_DAYS), {
-        limit: q.limit,
-        cursor: q.cursor,
-        withTotal: q.with_total,
-        lang: 'en',
-      }).catch((err: Error) => {
-        if (!q.cursor) throw err;
-        throw new BenchError(
-          `the service's upcoming cursor cannot be read here (${err.message}): run the benchmark with the ` +
-            "service's CURSOR_SECRET",
-        );
-      });
-    }
-    return eventsTook;
-  };
   if (!skipEvents) {
     const ev = await eventScenarios(base);
     console.log(`events in the 180-day horizon (service): ${ev.eventsInHorizon}; categories: ${ev.categories}`);

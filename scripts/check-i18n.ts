@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { repoRoot } from '@guest/config';
-import { inspectDictionaries } from '../apps/read-api/src/routes/v1/i18n/dictionaries.ts';
+import { inspectDictionaries } from '@guest/read-api/i18n';
 
 const dir = path.resolve(process.cwd(), process.argv[2] ?? path.join(repoRoot, 'i18n'));
 const { problems, coverage, dictionaries } = inspectDictionaries(dir);

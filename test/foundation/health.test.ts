@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { aliasName } from '@guest/catalog';
 import { repoRoot } from '@guest/config';
 import { importCatalogText } from '@guest/indexer';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -39,17 +40,17 @@ describe('GET /health (DESIGN G4d)', () => {
     apps.push(t);
     // An index whose shard can never be placed stays red (as one does for a moment while it is created).
     const red = (name: string) =>
-      t.runtime.search.raw.indices.create({
-        index: name,
-        wait_for_active_shards: '0',
-        body: {
+      t.runtime.search.createIndex(
+        name,
+        {
           settings: {
             number_of_shards: 1,
             number_of_replicas: 0,
             'index.routing.allocation.require._name': 'no-such-node',
           },
         },
-      } as never);
+        { waitForActiveShards: 0 },
+      );
     const foreign = `other-app-${t.config.INDEX_PREFIX}`;
     await red(foreign);
     try {
@@ -57,12 +58,12 @@ describe('GET /health (DESIGN G4d)', () => {
       expect(ok.status, ok.text).toBe(200);
       expect(ok.body.checks.search.status).toBe('ok');
 
-      await red(`${t.config.INDEX_PREFIX}-listings-red`);
+      await red(`${aliasName(t.config.INDEX_PREFIX, 'listings')}-red`);
       const down = await http(t.url, 'GET', '/health');
       expect(down.status).toBe(503);
       expect(down.body.checks.search).toMatchObject({ status: 'down', error: expect.stringContaining('red') });
     } finally {
-      await t.runtime.search.raw.indices.delete({ index: foreign } as never).catch(() => {});
+      await t.runtime.search.deleteIndex(foreign).catch(() => {});
     }
   });
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '@guest/config';
-import { aliasName } from '@guest/catalog';
+import { aliasName, indexPattern } from '@guest/catalog';
 import {
   applyDeps,
   createLogger,
@@ -31,7 +31,7 @@ describe('change flow: outbox rows become pg-boss `catalog-changes` jobs', () =>
     ).rows as Array<{ state: string; singleton_key: string; later: boolean }>;
   const allCompleted = (all: Array<{ state: string }>) => all.every((j) => j.state === 'completed');
   const priceOf = async (externalId: string) => {
-    await t.runtime.search.refresh(`${t.config.INDEX_PREFIX}-*`);
+    await t.runtime.search.refresh(indexPattern(t.config.INDEX_PREFIX));
     const res = await t.runtime.search.search<{ price_minor: number }>(aliasName(t.config.INDEX_PREFIX, 'listings'), {
       query: { term: { external_id: externalId } },
     });
@@ -96,7 +96,7 @@ describe('change flow: outbox rows become pg-boss `catalog-changes` jobs', () =>
     await t.sql.query(`delete from ${t.config.JOBS_SCHEMA}.job where name = 'catalog-changes'`);
     await importCatalogText(t.runtime.database, price(510000));
     const [concrete] = (await t.runtime.search.getAlias(aliasName(t.config.INDEX_PREFIX, 'listings'))) as [string];
-    await t.runtime.search.raw.indices.close({ index: concrete });
+    await t.runtime.search.closeIndex(concrete);
     try {
       const r = await drainOnce(t.runtime.database, applyDeps(t.runtime), {
         ...drainOptions(t.runtime),
@@ -104,12 +104,8 @@ describe('change flow: outbox rows become pg-boss `catalog-changes` jobs', () =>
       });
       expect(r).toMatchObject({ claimed: 1, failed: 1 });
     } finally {
-      await t.runtime.search.raw.indices.open({ index: concrete });
-      await t.runtime.search.raw.cluster.health({
-        index: concrete,
-        wait_for_status: 'yellow',
-        timeout: '30s',
-      } as never);
+      await t.runtime.search.openIndex(concrete);
+      await t.runtime.search.clusterHealth({ index: concrete, waitForStatus: 'yellow', timeout: '30s' });
     }
     const later = (await jobs()).filter((j) => j.state === 'created' && j.later);
     expect(later, JSON.stringify(await jobs())).toHaveLength(1);

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '@guest/config';
-import { aliasName } from '@guest/catalog';
+import { aliasName, indexPattern } from '@guest/catalog';
 import { createLogger, ensureIndices, importCatalogText, startOutboxWorker, type OutboxWorker } from '@guest/indexer';
 import { startTestRuntime, type TestRuntime } from '../support/test-app.ts';
 import { runIndexerCli } from '../support/indexer-cli.ts';
@@ -13,7 +13,7 @@ describe('deleting catalog records (`indexer catalog delete <listing|event> <ext
   const run = (args: string[]) => runIndexerCli(t, args);
   const settle = async () => {
     await worker.idle();
-    await t.runtime.search.refresh(`${t.config.INDEX_PREFIX}-*`);
+    await t.runtime.search.refresh(indexPattern(t.config.INDEX_PREFIX));
   };
   const indexed = (kind: 'listings' | 'events', externalId: string) =>
     t.runtime.search.count(aliasName(t.config.INDEX_PREFIX, kind), { query: { term: { external_id: externalId } } });

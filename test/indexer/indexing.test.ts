@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '@guest/config';
 import { fixedClock } from '@guest/runtime';
 import { Redis } from 'ioredis';
-import { aliasName, referenceChangedChannel } from '@guest/catalog';
+import { aliasName, indexPattern, referenceChangedChannel } from '@guest/catalog';
 import {
   applyDeps,
   createLogger,
@@ -30,7 +30,7 @@ describe('projection into OpenSearch: import → searchable, update, unpublish, 
   const clock = fixedClock('2026-11-21T05:00:00Z');
   const drain = async (opts: Partial<ReturnType<typeof drainOptions>> = {}) => {
     const r = await drainOnce(t.runtime.database, applyDeps(t.runtime), { ...drainOptions(t.runtime), ...opts });
-    await t.runtime.search.refresh(`${t.config.INDEX_PREFIX}-*`);
+    await t.runtime.search.refresh(indexPattern(t.config.INDEX_PREFIX));
     return r;
   };
   const search = async (q: string) => {
@@ -222,7 +222,7 @@ describe('projection into OpenSearch: import → searchable, update, unpublish, 
 
   it('rule: failures retry with backoff, end in the dead-letter queue, are visible in stats, and replay fixes them', async () => {
     const [concrete] = await t.runtime.search.getAlias(listings);
-    await t.runtime.search.raw.indices.close({ index: concrete! });
+    await t.runtime.search.closeIndex(concrete!);
     try {
       await importText(
         (await fixture('small.ndjson'))
@@ -251,12 +251,8 @@ describe('projection into OpenSearch: import → searchable, update, unpublish, 
       expect(dead[0]!.entity).toBe('listing');
       expect(dead[0]!.last_error).toMatch(/closed/i);
     } finally {
-      await t.runtime.search.raw.indices.open({ index: concrete! });
-      await t.runtime.search.raw.cluster.health({
-        index: concrete!,
-        wait_for_status: 'yellow',
-        timeout: '30s',
-      } as never);
+      await t.runtime.search.openIndex(concrete!);
+      await t.runtime.search.clusterHealth({ index: concrete!, waitForStatus: 'yellow', timeout: '30s' });
     }
     expect(await replayDeadLetters(t.runtime.database)).toBe(1);
     const r = await drain();

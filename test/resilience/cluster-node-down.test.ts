@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Client } from '@opensearch-project/opensearch';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aliasName } from '@guest/catalog';
@@ -34,7 +35,9 @@ let appNode: string; // name of the node the app talks to
 let victim: { name: string; n: number } | undefined;
 let stopped = false;
 
-const engine = () => t.runtime.search.raw;
+/** Cluster administration (nodes, shards, templates) is no part of the app's engine surface. */
+let admin: Client | undefined;
+const engine = () => (admin ??= new Client({ node: t.config.OPENSEARCH_URL }));
 const elapsed = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)}s`;
 const log = (m: string) => console.info(`[cluster-node-down] ${m}`);
 
@@ -123,6 +126,7 @@ afterAll(async () => {
       .catch(() => {});
     await t.close();
   }
+  await admin?.close();
   if (found !== undefined) {
     const t0 = performance.now();
     await ensureStack({ nodes: found, quiet: true });

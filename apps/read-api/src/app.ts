@@ -1,35 +1,73 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppPlugin } from '@guest/http-kit';
-import i18nRoutes from './routes/v1/i18n.ts';
-import languagesRoutes from './routes/v1/i18n/languages.ts';
-import mapRoutes from './routes/v1/map.ts';
-import eventsRoutes from './routes/v1/events/index.ts';
-import placesRoutes from './routes/v1/places.ts';
-import categoriesRoute from './routes/v1/categories.ts';
-import amenitiesRoute from './routes/v1/amenities.ts';
-import searchRoutes from './routes/v1/search/index.ts';
-import nodesRoutes from './routes/v1/nodes.ts';
-import configRoutes from './routes/v1/config.ts';
-import currenciesRoutes from './routes/v1/currencies.ts';
-import fxRatesRoutes from './routes/v1/fx/rates.ts';
+import { createReadServices, type ReadRouteOptions } from './services.ts';
+import i18n from './routes/v1/i18n.ts';
+import i18nLanguages from './routes/v1/i18n/languages.ts';
+import mapResource from './routes/v1/map/[...path].ts';
+import eventCategories from './routes/v1/events/categories.ts';
+import eventsCalendar from './routes/v1/events/calendar.ts';
+import eventsUpcoming from './routes/v1/events/upcoming.ts';
+import eventsFeed from './routes/v1/events/feed.ts';
+import eventsMap from './routes/v1/events/map.ts';
+import eventPage from './routes/v1/events/[slug].ts';
+import places from './routes/v1/places.ts';
+import placesPopular from './routes/v1/places/popular.ts';
+import placeCard from './routes/v1/places/[slug].ts';
+import categories from './routes/v1/categories.ts';
+import amenities from './routes/v1/amenities.ts';
+import searchListings from './routes/v1/search/listings.ts';
+import searchMap from './routes/v1/search/map.ts';
+import searchCount from './routes/v1/search/count.ts';
+import searchPriceRange from './routes/v1/search/price-range.ts';
+import searchSuggest from './routes/v1/search/suggest.ts';
+import nodes from './routes/v1/nodes.ts';
+import clientConfig from './routes/v1/config.ts';
+import currencies from './routes/v1/currencies.ts';
+import fxRates from './routes/v1/fx/rates.ts';
 
 /**
- * The read API: search, map, suggest, events and reference data, answered from the index.
- * Route modules live under `routes/` in folders that mirror their URL paths.
+ * Every route module of the read API, each a Fastify plugin taking `ReadRouteOptions`. Files
+ * under `routes/` mirror the URL they serve (`[slug]` a path parameter, `[...path]` the rest).
+ * A static segment always wins over a parameter (`/v1/places/popular` over `/v1/places/:slug`),
+ * whatever the order here.
+ */
+const ROUTES = [
+  i18n,
+  i18nLanguages,
+  mapResource,
+  eventCategories,
+  eventsCalendar,
+  eventsUpcoming,
+  eventsFeed,
+  eventsMap,
+  eventPage,
+  places,
+  placesPopular,
+  placeCard,
+  categories,
+  amenities,
+  searchListings,
+  searchMap,
+  searchCount,
+  searchPriceRange,
+  searchSuggest,
+  nodes,
+  clientConfig,
+  currencies,
+  fxRates,
+];
+
+/**
+ * The read API: search, map, suggest, events and reference data, answered from the index and the
+ * catalog tables. The services are made once here, from the process's runtime; every route module
+ * is registered the same way, with them.
  */
 async function readApiPlugin(app: FastifyInstance): Promise<void> {
-  await app.register(i18nRoutes);
-  await app.register(languagesRoutes);
-  await app.register(mapRoutes);
-  await app.register(eventsRoutes);
-  await app.register(placesRoutes);
-  await app.register(categoriesRoute);
-  await app.register(amenitiesRoute);
-  await app.register(searchRoutes);
-  await app.register(nodesRoutes);
-  await app.register(configRoutes);
-  await app.register(currenciesRoutes);
-  await app.register(fxRatesRoutes);
+  const { config, database, search, clock } = app.runtime;
+  const services = createReadServices({ config, database, engine: search, clock, cursors: app.cursors });
+  app.addHook('onClose', () => services.close());
+  const opts: ReadRouteOptions = { services, config };
+  for (const route of ROUTES) await app.register(route, opts);
 }
 
 export const readApi: AppPlugin = { name: 'read-api', plugin: readApiPlugin };

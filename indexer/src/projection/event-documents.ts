@@ -1,11 +1,4 @@
-import {
-  BASE_CURRENCY,
-  convertMinor,
-  occurrenceId,
-  type EventOccurrenceDocument,
-  type Texts,
-  type Weekday,
-} from '@guest/catalog';
+import { basePriceMinor, occurrenceId, type EventOccurrenceDocument, type Texts, type Weekday } from '@guest/catalog';
 import { expandSchedule, todayIn, type ScheduleSlot } from '../schedule/expand-schedule.ts';
 import {
   documentVersion,
@@ -90,11 +83,7 @@ export function projectEventOccurrences(
       entry: e.entry,
       price_minor: e.priceMinor,
       currency: e.currency,
-      price_base_minor: ctx.fx
-        ? convertMinor(e.priceMinor, e.currency, BASE_CURRENCY, ctx.fx)
-        : e.currency === BASE_CURRENCY
-          ? e.priceMinor
-          : null,
+      price_base_minor: basePriceMinor(e.priceMinor, e.currency, ctx.fx),
       audience: e.audience,
       crowd: e.crowd,
       event_lang: e.eventLang,

@@ -1,4 +1,4 @@
-import { BASE_CURRENCY, convertMinor, type ListingDocument, type ListingKind, type Texts } from '@guest/catalog';
+import { basePriceMinor, type ListingDocument, type ListingKind, type Texts } from '@guest/catalog';
 import {
   allTexts,
   documentVersion,
@@ -55,11 +55,7 @@ export function projectListing(src: ListingSource, ctx: ProjectionContext): List
     has_point: hasPoint,
     price_minor: l.priceMinor,
     currency: l.currency,
-    price_base_minor: ctx.fx
-      ? convertMinor(l.priceMinor, l.currency, BASE_CURRENCY, ctx.fx)
-      : l.currency === BASE_CURRENCY
-        ? l.priceMinor
-        : null,
+    price_base_minor: basePriceMinor(l.priceMinor, l.currency, ctx.fx),
     price_unit: l.priceUnit,
     rating_avg: l.ratingAvg,
     rating_count: l.ratingCount,

@@ -25,3 +25,13 @@ export function convertMinor(amountMinor: number, currency: string, to: string, 
   const major = amountMinor / 10 ** fromDigits;
   return Math.round((major / fromRate) * toRate * 10 ** toDigits);
 }
+
+/**
+ * A price in minor units of the base currency (`price_base_minor` in the index), for sorting and
+ * price filters across currencies: converted through `fx`; before any FX table exists, a price in
+ * the base currency as it is. Null when it cannot be compared (no rate for its currency).
+ */
+export function basePriceMinor(amountMinor: number, currency: string, fx: FxTable | null): number | null {
+  if (fx) return convertMinor(amountMinor, currency, BASE_CURRENCY, fx);
+  return currency === BASE_CURRENCY ? amountMinor : null;
+}

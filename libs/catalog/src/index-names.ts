@@ -7,6 +7,11 @@ export function aliasName(prefix: string, kind: IndexKind): string {
   return `${prefix}-${kind}`;
 }
 
+/** Every index of one deployment (the aliases' concrete indices, scratch ones): for clean-up and health. */
+export function indexPattern(prefix: string): string {
+  return `${prefix}-*`;
+}
+
 /** A concrete, versioned index; a rebuild writes a new one and then moves the alias to it. */
 export function concreteIndexName(prefix: string, kind: IndexKind, stamp: number): string {
   return `${aliasName(prefix, kind)}-v${stamp}`;

@@ -76,9 +76,15 @@ export const placeRecord = z.strictObject({
 export const LISTING_KINDS = ['stay', 'experience', 'service', 'transport', 'food'] as const;
 export type ListingKind = (typeof LISTING_KINDS)[number];
 
+/** Kinds a category belongs to: every listing kind but stays (they have property types), and events. */
+export const CATEGORY_KINDS = ['experience', 'service', 'transport', 'food', 'event'] as const satisfies ReadonlyArray<
+  Exclude<ListingKind, 'stay'> | 'event'
+>;
+export type CategoryKind = (typeof CATEGORY_KINDS)[number];
+
 export const categoryRecord = z.strictObject({
   type: z.literal('category'),
-  kind: z.enum(['experience', 'service', 'transport', 'food', 'event']),
+  kind: z.enum(CATEGORY_KINDS),
   code,
   name: requiredTexts,
 });

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Runtime } from '@guest/runtime';
 // @guest/catalog depends on nothing of ours, so this adds no cycle and no dependency on the indexer.
-import { indexerStats } from '@guest/catalog';
+import { indexerStats, indexPattern } from '@guest/catalog';
 
 const CheckResult = z.object({
   status: z.enum(['ok', 'down']),
@@ -77,7 +77,7 @@ export function healthChecks(runtime: Runtime): Record<'database' | 'cache' | 's
     },
     // This deployment's own indices: another application's red index on a shared cluster (or an
     // index being created) is not this API's outage.
-    search: () => runtime.search.ping(`${runtime.config.INDEX_PREFIX}-*`),
+    search: () => runtime.search.ping(indexPattern(runtime.config.INDEX_PREFIX)),
     storage: () => runtime.storage.check(),
   };
 }

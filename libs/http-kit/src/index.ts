@@ -22,6 +22,7 @@ export {
   describeCodes,
   limitParam,
   cursorParam,
+  langParam,
   queryBool,
   MessageResponse,
   pageOf,

@@ -1,5 +1,8 @@
-export const LANGUAGES = ['en', 'ru', 'th', 'zh-Hans'] as const;
-export type Lang = (typeof LANGUAGES)[number];
+import { CONTENT_LANGUAGES, type ContentLanguage } from '@guest/catalog';
+
+/** Languages of the interface and of answers: the catalog's content languages (one list). */
+export const LANGUAGES = CONTENT_LANGUAGES;
+export type Lang = ContentLanguage;
 export const DEFAULT_LANG: Lang = 'en';
 
 /** Maps one BCP 47 tag to a supported language, or null. `zh`, `zh-CN`, `zh-Hans-CN` → `zh-Hans`. */

@@ -30,6 +30,16 @@ export const cursorParam = z
   .optional()
   .meta({ description: 'Opaque cursor from `next_cursor` of the previous page.' });
 
+/**
+ * `lang`: the language of the answer's texts, else `Accept-Language`, else English (the request's
+ * `req.lang`). Any tag is accepted; one that names no supported language falls back.
+ */
+export const langParam = z
+  .string()
+  .max(35)
+  .optional()
+  .meta({ description: 'Response language (else `Accept-Language`).' });
+
 /** Query booleans: `true`/`false`/`1`/`0` only, so a typo is an error and not silently false. */
 export const queryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 

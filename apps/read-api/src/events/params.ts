@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { cursorParam } from '@guest/http-kit';
+import type { Config } from '@guest/config';
+import { cursorParam, langParam, limitParam, queryBool } from '@guest/http-kit';
+import { CLUSTER_MAX_ZOOM } from '../geo/clusters.ts';
+import type { BBox } from '../geo/filters.ts';
 
 /**
  * The shared event filter parameters (spec 4.8), ONE schema reused by the calendar, upcoming,
@@ -68,13 +71,6 @@ export function listParam<T extends z.ZodType<string>>(item: T, description: str
 }
 
 const num = (s: string | undefined) => (s !== undefined && /^-?\d+(\.\d+)?$/.test(s.trim()) ? Number(s) : NaN);
-
-export interface BBox {
-  minLon: number;
-  minLat: number;
-  maxLon: number;
-  maxLat: number;
-}
 
 export const bboxParam = z
   .string()
@@ -164,8 +160,83 @@ export const EventFilterParams = z
       .transform(canonicalZone)
       .meta({ description: 'IANA zone in which "today" is computed; default `Asia/Bangkok`.' }),
     cursor: cursorParam,
-    lang: z.string().max(35).optional().meta({ description: 'Response language (else `Accept-Language`).' }),
+    lang: langParam,
   })
   .meta({ description: 'Shared event filters (spec 4.8).' });
 
 export type EventFilterQuery = z.infer<typeof EventFilterParams>;
+
+/** `days` of the upcoming list, the feed and the map: window from today, ignored with `day` or `day_to`. */
+export function windowDaysParam(def: number, max: number) {
+  return z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(max)
+    .default(def)
+    .meta({
+      description: `Window in days from today, 1 to ${max}; default ${def}. Ignored when \`day\` or \`day_to\` is given.`,
+    });
+}
+
+type ListConfig = Pick<
+  Config,
+  'SEARCH_LIMIT_DEFAULT' | 'SEARCH_LIMIT_MAX' | 'UPCOMING_DAYS_DEFAULT' | 'EVENTS_HORIZON_DAYS'
+>;
+
+/** Query of `/v1/events/calendar`: the shared filters, the first day and the length of the strip. */
+export function calendarParams(
+  config: Pick<Config, 'CALENDAR_DAYS_MAX' | 'CALENDAR_DAYS_DEFAULT' | 'SEARCH_LIMIT_DEFAULT' | 'SEARCH_LIMIT_MAX'>,
+) {
+  return EventFilterParams.extend({
+    first: dateParam.optional().meta({ description: 'First day of the strip; default today in `timezone`.' }),
+    days: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(config.CALENDAR_DAYS_MAX)
+      .default(config.CALENDAR_DAYS_DEFAULT)
+      .meta({
+        description: `Days in the strip, 1 to ${config.CALENDAR_DAYS_MAX}; default ${config.CALENDAR_DAYS_DEFAULT}.`,
+      }),
+    limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX).optional().meta({
+      description:
+        'Accepted for parity with the feed (the same query string works for both); it does not change the strip.',
+    }),
+  });
+}
+
+/** Query of `/v1/events/upcoming`: the shared filters, the page, the window and `with_total`. */
+export function upcomingParams(config: ListConfig) {
+  return EventFilterParams.extend({
+    limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX),
+    days: windowDaysParam(config.UPCOMING_DAYS_DEFAULT, config.EVENTS_HORIZON_DAYS),
+    with_total: queryBool.default(false).meta({ description: 'Also count the distinct matching events (`total`).' }),
+  });
+}
+
+/** Query of `/v1/events/feed`: the shared filters, the page and the window. */
+export function eventFeedParams(config: ListConfig) {
+  return EventFilterParams.extend({
+    limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX).meta({
+      description: `Cards per page (occurrences), 1 to ${config.SEARCH_LIMIT_MAX}; default ${config.SEARCH_LIMIT_DEFAULT}.`,
+    }),
+    days: windowDaysParam(config.UPCOMING_DAYS_DEFAULT, config.EVENTS_HORIZON_DAYS),
+  });
+}
+
+/** Query of `/v1/events/map`: the shared filters, the zoom and the window. */
+export function eventMapParams(config: Pick<Config, 'UPCOMING_DAYS_DEFAULT' | 'EVENTS_HORIZON_DAYS'>) {
+  return EventFilterParams.extend({
+    zoom: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(22)
+      .meta({ description: `Map zoom: up to ${CLUSTER_MAX_ZOOM} clusters, beyond that points.` }),
+    days: windowDaysParam(config.UPCOMING_DAYS_DEFAULT, config.EVENTS_HORIZON_DAYS),
+  });
+}
+
+/** Path of `/v1/events/{slug}`. */
+export const EventSlugParams = z.object({ slug: z.string().min(1).max(200) });

@@ -1,4 +1,7 @@
-import type { BBox } from './params.ts';
+import { CONTENT_LANGUAGES } from '@guest/catalog';
+import type { Dsl } from '@guest/search-engine';
+import { cellPrecision, CLUSTER_MAX_ZOOM, clusterCells } from '../geo/clusters.ts';
+import { boundingBoxFilter, withinRadiusFilter, type BBox } from '../geo/filters.ts';
 import { timeOfDayClause, type TimeOfDay } from './time-of-day.ts';
 import type { DayWindow } from './window.ts';
 
@@ -7,8 +10,6 @@ import type { DayWindow } from './window.ts';
  * out. Unit-tested against expected JSON (query.test.ts) and proven on the real engine by the
  * route tests under test/read-api.
  */
-
-type Json = Record<string, unknown>;
 
 export interface EventFilters {
   categories?: string[] | undefined;
@@ -31,10 +32,9 @@ export interface EventScope {
   now: Date;
 }
 
-const LANGS = ['en', 'ru', 'th', 'zh-Hans'] as const;
 /** Fields `q` reads: name, description, venue and place in every language, plus folded ICU words. */
 export const EVENT_TEXT_FIELDS = [
-  ...['title', 'description', 'venue.name', 'place_names'].flatMap((f) => LANGS.map((l) => `${f}.${l}`)),
+  ...['title', 'description', 'venue.name', 'place_names'].flatMap((f) => CONTENT_LANGUAGES.map((l) => `${f}.${l}`)),
   'text_all',
 ];
 
@@ -42,14 +42,14 @@ export const EVENT_TEXT_FIELDS = [
  * `q`: every word must match, in any of the fields, all languages at once. Per-language fields
  * are stemmed (Russian word forms, English plurals); `text_all` catches mixed-language queries.
  */
-export function eventTextQuery(q: string): Json {
+export function eventTextQuery(q: string): Dsl {
   return { multi_match: { query: q, fields: EVENT_TEXT_FIELDS, type: 'cross_fields', operator: 'and' } };
 }
 
 /** Occurrences that match every filter inside the window, without today's already-ended ones. */
-export function eventQuery(scope: EventScope, extra: Json[] = []): Json {
+export function eventQuery(scope: EventScope, extra: Dsl[] = []): Dsl {
   const f = scope.filters;
-  const filter: Json[] = [{ range: { day: { gte: scope.window.from, lte: scope.window.to } } }];
+  const filter: Dsl[] = [{ range: { day: { gte: scope.window.from, lte: scope.window.to } } }];
   if (f.categories?.length) filter.push({ terms: { 'category.code': f.categories } });
   if (f.entry !== 'any') filter.push({ term: { entry: f.entry } });
   if (f.time !== 'any') filter.push(timeOfDayClause(f.time));
@@ -57,19 +57,8 @@ export function eventQuery(scope: EventScope, extra: Json[] = []): Json {
   if (f.crowd?.length) filter.push({ terms: { crowd: f.crowd } });
   if (f.eventLang !== 'any') filter.push({ term: { event_lang: f.eventLang } });
   if (f.q) filter.push(eventTextQuery(f.q));
-  if (f.bbox) {
-    filter.push({
-      geo_bounding_box: {
-        location: {
-          top_left: { lat: f.bbox.maxLat, lon: f.bbox.minLon },
-          bottom_right: { lat: f.bbox.minLat, lon: f.bbox.maxLon },
-        },
-      },
-    });
-  }
-  if (f.near) {
-    filter.push({ geo_distance: { distance: `${f.near.radiusM}m`, location: { lat: f.near.lat, lon: f.near.lon } } });
-  }
+  if (f.bbox) filter.push(boundingBoxFilter(f.bbox));
+  if (f.near) filter.push(withinRadiusFilter(f.near, f.near.radiusM));
   filter.push(...extra);
   return {
     bool: {
@@ -83,7 +72,7 @@ export function eventQuery(scope: EventScope, extra: Json[] = []): Json {
 }
 
 /** Events per day of the strip: distinct events, so two shows of one event on a day count once. */
-export function calendarQuery(scope: EventScope): Json {
+export function calendarQuery(scope: EventScope): Dsl {
   return {
     size: 0,
     track_total_hits: false,
@@ -123,7 +112,7 @@ const DAY_MS = 86_400_000;
  * Occurrences at or before the keyset position `a` in the order day, local start, event id — the
  * positions of cards already listed. Plain range clauses on the fields `LOCAL_START_SCRIPT` reads.
  */
-export function atOrBeforeClause(a: UpcomingAfter): Json {
+export function atOrBeforeClause(a: UpcomingAfter): Dsl {
   const dayMs = Math.floor(a.k / DAY_MS) * DAY_MS;
   const day = new Date(dayMs).toISOString().slice(0, 10);
   const minute = (a.k - dayMs) / 60_000;
@@ -162,9 +151,9 @@ export function atOrBeforeClause(a: UpcomingAfter): Json {
 export function upcomingQuery(
   scope: EventScope,
   opts: { limit: number; after?: UpcomingAfter | undefined; withTotal: boolean },
-): Json {
-  const bucketAggs: Json = { first: { min: { script: { source: LOCAL_START_SCRIPT, lang: 'painless' } } } };
-  const order: Json[] = [{ first: 'asc' }, { _key: 'asc' }];
+): Dsl {
+  const bucketAggs: Dsl = { first: { min: { script: { source: LOCAL_START_SCRIPT, lang: 'painless' } } } };
+  const order: Dsl[] = [{ first: 'asc' }, { _key: 'asc' }];
   if (opts.after) {
     bucketAggs.seen = { filter: atOrBeforeClause(opts.after) };
     bucketAggs.fresh = {
@@ -172,7 +161,7 @@ export function upcomingQuery(
     };
     order.unshift({ seen: 'asc' });
   }
-  const aggs: Json = {
+  const aggs: Dsl = {
     events: { terms: { field: 'event_id', size: opts.limit + 1, order }, aggs: bucketAggs },
   };
   if (opts.withTotal) aggs.total = { cardinality: { field: 'event_id', precision_threshold: CARDINALITY_PRECISION } };
@@ -184,8 +173,8 @@ export function upcomingQuery(
  * occurrence in sort order (its nearest matching one), and groups come in the order of those
  * occurrences — the same order as `upcomingQuery`, which later pages use.
  */
-export function upcomingFirstPageQuery(scope: EventScope, opts: { limit: number; withTotal: boolean }): Json {
-  const body: Json = {
+export function upcomingFirstPageQuery(scope: EventScope, opts: { limit: number; withTotal: boolean }): Dsl {
+  const body: Dsl = {
     size: opts.limit + 1,
     track_total_hits: false,
     query: eventQuery(scope),
@@ -207,7 +196,7 @@ export function localStartKey(day: string, startTime: string): number {
 export const OCCURRENCE_SORT = [{ day: 'asc' }, { start_time: 'asc' }, { event_id: 'asc' }, { start_at: 'asc' }];
 
 /** The nearest matching occurrence of each of `eventIds` (one per event, by collapse). */
-export function nearestQuery(scope: EventScope, eventIds: number[]): Json {
+export function nearestQuery(scope: EventScope, eventIds: number[]): Dsl {
   return {
     size: eventIds.length,
     track_total_hits: false,
@@ -218,8 +207,8 @@ export function nearestQuery(scope: EventScope, eventIds: number[]): Json {
 }
 
 /** The by-day feed: every matching occurrence on its day, in upcoming order, keyset-paged. */
-export function feedQuery(scope: EventScope, opts: { limit: number; after?: unknown[] | undefined }): Json {
-  const body: Json = {
+export function feedQuery(scope: EventScope, opts: { limit: number; after?: unknown[] | undefined }): Dsl {
+  const body: Dsl = {
     size: opts.limit + 1,
     track_total_hits: false,
     query: eventQuery(scope),
@@ -229,32 +218,25 @@ export function feedQuery(scope: EventScope, opts: { limit: number; after?: unkn
   return body;
 }
 
-/** Map cells of the geotile grid used below `zoom` 13, two levels finer than the view. */
-export function mapPrecision(zoom: number): number {
-  return Math.min(zoom + 2, 29);
-}
+/** The most cells the events map clusters into (all of them at its precisions, in practice). */
+export const EVENT_MAP_MAX_CELLS = 10_000;
 
 /**
- * Events map: up to zoom 12 clusters (geotile cells with distinct-event counts, centroid, bounds),
+ * Events map: up to `CLUSTER_MAX_ZOOM` clusters (the search map's grid, with distinct-event counts),
  * beyond that one point per event (its nearest matching occurrence), at most `maxPoints`.
  */
-export function mapQuery(scope: EventScope, opts: { zoom: number; maxPoints: number }): Json {
+export function mapQuery(scope: EventScope, opts: { zoom: number; maxPoints: number }): Dsl {
   const total = { cardinality: { field: 'event_id', precision_threshold: CARDINALITY_PRECISION } };
-  if (opts.zoom <= 12) {
+  if (opts.zoom <= CLUSTER_MAX_ZOOM) {
     return {
       size: 0,
       track_total_hits: false,
       query: eventQuery(scope),
       aggs: {
         total,
-        cells: {
-          geotile_grid: { field: 'location', precision: mapPrecision(opts.zoom), size: 10_000 },
-          aggs: {
-            events: { cardinality: { field: 'event_id', precision_threshold: CARDINALITY_PRECISION } },
-            centroid: { geo_centroid: { field: 'location' } },
-            bounds: { geo_bounds: { field: 'location' } },
-          },
-        },
+        cells: clusterCells(cellPrecision(opts.zoom), EVENT_MAP_MAX_CELLS, {
+          events: { cardinality: { field: 'event_id', precision_threshold: CARDINALITY_PRECISION } },
+        }),
       },
     };
   }
@@ -269,7 +251,7 @@ export function mapQuery(scope: EventScope, opts: { zoom: number; maxPoints: num
 }
 
 /** An event's next occurrences (not yet ended), for its page. */
-export function eventPageQuery(slug: string, now: Date, size: number): Json {
+export function eventPageQuery(slug: string, now: Date, size: number): Dsl {
   return {
     size,
     track_total_hits: false,

@@ -1,8 +1,13 @@
-import type { FastifyInstance } from 'fastify';
-import { aliasName, type ContentLanguage, type EventOccurrenceDocument } from '@guest/catalog';
+import type { Config } from '@guest/config';
+import type { CursorCodec } from '@guest/http-kit';
+import type { ContentLanguage, EventOccurrenceDocument } from '@guest/catalog';
+import type { Clock } from '@guest/runtime';
+import type { SearchEngine } from '@guest/search-engine';
+import { CLUSTER_MAX_ZOOM, parseClusters, type CellBucket } from '../geo/clusters.ts';
 import { textIn, toEventCard } from './card.ts';
 import {
   calendarQuery,
+  EVENT_MAP_MAX_CELLS,
   eventPageQuery,
   feedQuery,
   mapQuery,
@@ -13,94 +18,126 @@ import {
   type EventScope,
   type UpcomingAfter,
 } from './query.ts';
-import { checkFingerprint, listFingerprint, malformedCursor } from './scope.ts';
+import type { EventFilterQuery } from './params.ts';
+import { resumeList, safeInts } from './list-cursor.ts';
+import { listScopeAt, requestToday, resolveFilters } from './scope.ts';
 import type { EventCardT } from './schemas.ts';
-import { calendarWindow } from './window.ts';
+import { calendarWindow, checkDayFilters, listWindow } from './window.ts';
 
-/** Runs the events queries on the engine and shapes the answers. */
-
-export function eventsIndex(app: FastifyInstance): string {
-  return aliasName(app.runtime.config.INDEX_PREFIX, 'events');
+/** What the events service needs, given by whoever builds it (the app, a bench, a test). */
+export interface EventsServiceDeps {
+  engine: SearchEngine;
+  /** Alias of the events index. */
+  index: string;
+  cursors: CursorCodec;
+  clock: Clock;
+  config: Pick<
+    Config,
+    'EVENTS_HORIZON_DAYS' | 'EVENTS_NEAR_RADIUS_DEFAULT_M' | 'MAP_MAX_POINTS' | 'EVENT_PAGE_OCCURRENCES'
+  >;
 }
 
-export async function loadCalendar(
-  app: FastifyInstance,
+export type CalendarRequest = EventFilterQuery & { first?: string | undefined; days: number };
+export type UpcomingRequest = EventFilterQuery & { limit: number; days: number; with_total: boolean };
+export type EventFeedRequest = EventFilterQuery & { limit: number; days: number };
+export type EventMapRequest = EventFilterQuery & { zoom: number; days: number };
+
+export type EventsService = ReturnType<typeof createEventsService>;
+
+/**
+ * The events of spec 4.8 (calendar, upcoming, the by-day feed, the map, an event's page): every
+ * engine request of `/v1/events/*`. Pure builders (`query.ts`) make the bodies; this runs them,
+ * checks the cross-field rules of a request and shapes the answers.
+ */
+export function createEventsService(deps: EventsServiceDeps) {
+  const { config, clock } = deps;
+  return {
+    /** The calendar strip: distinct events per day from `first` (default today), `days` long. */
+    async calendar(q: CalendarRequest) {
+      checkDayFilters(q);
+      const now = clock.now();
+      const today = requestToday(now, q);
+      const filters = resolveFilters(q, config);
+      const days = await loadCalendar(deps, { filters, today, now }, q.first ?? today, q.days);
+      return { days, timezone: q.timezone, today };
+    },
+
+    /** One card per event at its nearest matching occurrence, keyset-paged. */
+    async upcoming(q: UpcomingRequest, lang: ContentLanguage) {
+      // Cross-field rules first (400 names the field), whatever the cursor.
+      const filters = resolveFilters(q, config);
+      checkDayFilters(q);
+      return loadUpcoming(deps, (now) => listScopeAt(filters, q, now, config.EVENTS_HORIZON_DAYS), {
+        limit: q.limit,
+        cursor: q.cursor,
+        withTotal: q.with_total,
+        lang,
+      });
+    },
+
+    /** Every matching occurrence on its day, grouped per day, keyset-paged. */
+    async feed(q: EventFeedRequest, lang: ContentLanguage) {
+      // Cross-field rules first (400 names the field), whatever the cursor.
+      const filters = resolveFilters(q, config);
+      checkDayFilters(q);
+      return loadFeed(deps, (now) => listScopeAt(filters, q, now, config.EVENTS_HORIZON_DAYS), {
+        limit: q.limit,
+        cursor: q.cursor,
+        lang,
+      });
+    },
+
+    /** Clusters of distinct events up to the cluster zoom, one point per event beyond. */
+    async map(q: EventMapRequest, lang: ContentLanguage) {
+      const now = clock.now();
+      const today = requestToday(now, q);
+      const filters = resolveFilters(q, config);
+      const window = listWindow(q, today, config.EVENTS_HORIZON_DAYS);
+      return loadMap(deps, window ? { filters, window, today, now } : null, q.zoom, lang);
+    },
+
+    /** An event's card at its next occurrence, its description and next occurrences; null when none. */
+    page: (slug: string, lang: ContentLanguage) => loadEventPage(deps, slug, lang),
+  };
+}
+
+async function loadCalendar(
+  deps: EventsServiceDeps,
   scopeBase: Omit<EventScope, 'window'>,
   first: string,
   days: number,
 ): Promise<Array<{ date: string; count: number }>> {
-  const { strip, read } = calendarWindow(first, days, scopeBase.today, app.runtime.config.EVENTS_HORIZON_DAYS);
+  const { strip, read } = calendarWindow(first, days, scopeBase.today, deps.config.EVENTS_HORIZON_DAYS);
   const counts = new Map<string, number>();
   if (read) {
-    const res = await app.runtime.search.search(eventsIndex(app), calendarQuery({ ...scopeBase, window: read }));
+    const res = await deps.engine.search(deps.index, calendarQuery({ ...scopeBase, window: read }));
     for (const b of res.aggregations?.days?.buckets ?? []) counts.set(b.key_as_string, b.events.value);
   }
   return strip.map((date) => ({ date, count: counts.get(date) ?? 0 }));
 }
 
-/**
- * Position after the last card of an upcoming page, and the list it belongs to: `h` its
- * fingerprint, `n` the instant (epoch ms) and `t` the today its first page was read at.
- */
-interface UpcomingCursor {
-  h: string;
-  n: number;
-  t: string;
-  k: number;
-  id: number;
-}
-
-function isUpcomingCursor(c: unknown): c is UpcomingCursor {
-  const o = c as Partial<UpcomingCursor> | null;
-  return (
-    typeof o === 'object' &&
-    o !== null &&
-    typeof o.h === 'string' &&
-    typeof o.t === 'string' &&
-    [o.n, o.k, o.id].every((v) => typeof v === 'number' && Number.isSafeInteger(v))
-  );
-}
+/** Position after the last card of an upcoming page: its local start key and event id. */
+const isUpcomingPosition = (o: Record<string, unknown>) => safeInts(o.k, o.id);
 
 /**
- * The upcoming list. `scopeAt` gives the list's scope as of an instant (null: empty window): the
- * first page reads it at the clock, later pages at the first page's instant from the cursor, so
- * that a list is one answer however long it takes to page through (spec 4.8, upcoming rules).
+ * The upcoming list (spec 4.8, upcoming rules), keyset-paged and read as of its first page:
+ * `scopeAt` gives its scope as of an instant (`resumeList`).
  */
-export async function loadUpcoming(
-  app: FastifyInstance,
+async function loadUpcoming(
+  deps: EventsServiceDeps,
   scopeAt: (now: Date) => EventScope | null,
   opts: { limit: number; cursor?: string | undefined; withTotal: boolean; lang: ContentLanguage },
 ) {
   const empty = { items: [], next_cursor: null, has_more: false, total: opts.withTotal ? 0 : null };
-  let c: UpcomingCursor | undefined;
-  if (opts.cursor) {
-    const decoded = app.cursors.decode<unknown>('events-upcoming', opts.cursor);
-    if (!isUpcomingCursor(decoded)) throw malformedCursor();
-    c = decoded;
-  }
-  const scope = scopeAt(c ? new Date(c.n) : app.runtime.clock.now());
-  const h = scope ? listFingerprint(scope, 'upcoming') : 'empty';
-  let after: UpcomingAfter | undefined;
-  if (c) {
-    checkFingerprint(h, c.h);
-    checkFingerprint(scope?.today ?? 'empty', c.t);
-    after = { k: c.k, id: c.id };
-  }
+  const list = resumeList<UpcomingAfter>(deps, 'upcoming', opts.cursor, isUpcomingPosition, scopeAt);
+  const { scope, position } = list;
   if (!scope) return empty;
-  const index = eventsIndex(app);
-  const n = scope.now.getTime();
-  const cursorOf = (card: EventCardT) =>
-    app.cursors.encode('events-upcoming', {
-      h,
-      n,
-      t: scope.today,
-      k: localStartKey(card.day, card.start_time),
-      id: card.id,
-    } satisfies UpcomingCursor);
+  const after: UpcomingAfter | undefined = position && { k: position.k, id: position.id };
+  const cursorOf = (card: EventCardT) => list.cursorAfter({ k: localStartKey(card.day, card.start_time), id: card.id });
   if (!after) {
     // First page: one collapse query gives the cards directly.
-    const res = await app.runtime.search.search<EventOccurrenceDocument>(
-      index,
+    const res = await deps.engine.search<EventOccurrenceDocument>(
+      deps.index,
       upcomingFirstPageQuery(scope, { limit: opts.limit, withTotal: opts.withTotal }),
     );
     const hasMore = res.hits.length > opts.limit;
@@ -113,14 +150,14 @@ export async function loadUpcoming(
       total: opts.withTotal ? (res.aggregations?.total?.value ?? 0) : null,
     };
   }
-  const res = await app.runtime.search.search(
-    index,
+  const res = await deps.engine.search(
+    deps.index,
     upcomingQuery(scope, { limit: opts.limit, after, withTotal: opts.withTotal }),
   );
   const buckets: Array<{ key: number }> = res.aggregations?.events?.buckets ?? [];
   const hasMore = buckets.length > opts.limit;
   const cards = await nearestCards(
-    app,
+    deps,
     scope,
     buckets.slice(0, opts.limit).map((b) => Number(b.key)),
     opts.lang,
@@ -135,13 +172,13 @@ export async function loadUpcoming(
 }
 
 async function nearestCards(
-  app: FastifyInstance,
+  deps: EventsServiceDeps,
   scope: EventScope,
   ids: number[],
   lang: ContentLanguage,
 ): Promise<EventCardT[]> {
   if (!ids.length) return [];
-  const res = await app.runtime.search.search<EventOccurrenceDocument>(eventsIndex(app), nearestQuery(scope, ids));
+  const res = await deps.engine.search<EventOccurrenceDocument>(deps.index, nearestQuery(scope, ids));
   const byId = new Map(res.hits.map((h) => [h._source.event_id, h._source]));
   return ids.flatMap((id) => {
     const doc = byId.get(id);
@@ -150,58 +187,30 @@ async function nearestCards(
 }
 
 /**
- * Position after the last card of a feed page, and the list it belongs to: `h` its fingerprint,
- * `n` the instant (epoch ms) and `t` the today its first page was read at, `after` the sort values
- * of the last occurrence (`OCCURRENCE_SORT`: day in epoch ms, start time, event id, start in epoch ms).
+ * Position after the last card of a feed page: the sort values of the last occurrence
+ * (`OCCURRENCE_SORT`: day in epoch ms, start time, event id, start in epoch ms).
  */
-interface FeedCursor {
-  h: string;
-  n: number;
-  t: string;
+interface FeedAfter {
   after: [number, string, number, number];
 }
 
-function isFeedCursor(c: unknown): c is FeedCursor {
-  const o = c as Partial<FeedCursor> | null;
-  if (typeof o !== 'object' || o === null) return false;
-  if (typeof o.h !== 'string' || typeof o.t !== 'string' || !Number.isSafeInteger(o.n)) return false;
-  const a: unknown[] | undefined = o.after;
-  return (
-    Array.isArray(a) &&
-    a.length === 4 &&
-    typeof a[1] === 'string' &&
-    [a[0], a[2], a[3]].every((v) => typeof v === 'number' && Number.isSafeInteger(v))
-  );
+function isFeedPosition(o: Record<string, unknown>): boolean {
+  const a = o.after;
+  return Array.isArray(a) && a.length === 4 && typeof a[1] === 'string' && safeInts(a[0], a[2], a[3]);
 }
 
-/**
- * The by-day feed, keyset-paged. Like `loadUpcoming`, `scopeAt` gives the list's scope as of an
- * instant (null: empty window): the first page reads it at the clock, later pages at the first
- * page's instant from the cursor, so that the feed is one answer however long it takes to page
- * through — an occurrence ending, or local midnight passing, between two pages neither drops nor
- * adds one, and the cursor stays valid.
- */
-export async function loadFeed(
-  app: FastifyInstance,
+/** The by-day feed, keyset-paged and read as of its first page, as upcoming (`resumeList`). */
+async function loadFeed(
+  deps: EventsServiceDeps,
   scopeAt: (now: Date) => EventScope | null,
   opts: { limit: number; cursor?: string | undefined; lang: ContentLanguage },
 ) {
-  let c: FeedCursor | undefined;
-  if (opts.cursor) {
-    const decoded = app.cursors.decode<unknown>('events-feed', opts.cursor);
-    if (!isFeedCursor(decoded)) throw malformedCursor();
-    c = decoded;
-  }
-  const scope = scopeAt(c ? new Date(c.n) : app.runtime.clock.now());
-  const h = scope ? listFingerprint(scope, 'feed') : 'empty';
-  if (c) {
-    checkFingerprint(h, c.h);
-    checkFingerprint(scope?.today ?? 'empty', c.t);
-  }
+  const list = resumeList<FeedAfter>(deps, 'feed', opts.cursor, isFeedPosition, scopeAt);
+  const { scope, position } = list;
   if (!scope) return { items: [], next_cursor: null, has_more: false };
-  const res = await app.runtime.search.search<EventOccurrenceDocument>(
-    eventsIndex(app),
-    feedQuery(scope, { limit: opts.limit, after: c?.after }),
+  const res = await deps.engine.search<EventOccurrenceDocument>(
+    deps.index,
+    feedQuery(scope, { limit: opts.limit, after: position?.after }),
   );
   const hasMore = res.hits.length > opts.limit;
   const hits = res.hits.slice(0, opts.limit);
@@ -213,44 +222,26 @@ export async function loadFeed(
     else days.push({ date: card.day, events: [card] });
   }
   const last = hits.at(-1);
-  const n = scope.now.getTime();
   return {
     items: days,
     has_more: hasMore,
-    next_cursor:
-      hasMore && last?.sort
-        ? app.cursors.encode('events-feed', {
-            h,
-            n,
-            t: scope.today,
-            after: last.sort as FeedCursor['after'],
-          } satisfies FeedCursor)
-        : null,
+    next_cursor: hasMore && last?.sort ? list.cursorAfter({ after: last.sort as FeedAfter['after'] }) : null,
   };
 }
 
-export async function loadMap(app: FastifyInstance, scope: EventScope | null, zoom: number, lang: ContentLanguage) {
+async function loadMap(deps: EventsServiceDeps, scope: EventScope | null, zoom: number, lang: ContentLanguage) {
   const empty = { clusters: [], points: [], truncated: false, total: 0 };
   if (!scope) return empty;
-  const maxPoints = app.runtime.config.MAP_MAX_POINTS;
-  const res = await app.runtime.search.search<EventOccurrenceDocument>(
-    eventsIndex(app),
-    mapQuery(scope, { zoom, maxPoints }),
-  );
+  const maxPoints = deps.config.MAP_MAX_POINTS;
+  const res = await deps.engine.search<EventOccurrenceDocument>(deps.index, mapQuery(scope, { zoom, maxPoints }));
   const total: number = res.aggregations?.total?.value ?? 0;
-  if (zoom <= 12) {
-    const clusters = (res.aggregations?.cells?.buckets ?? []).map((b: any) => ({
-      lat: b.centroid.location.lat,
-      lon: b.centroid.location.lon,
-      count: b.events.value,
-      bbox: [
-        b.bounds.bounds.top_left.lon,
-        b.bounds.bounds.bottom_right.lat,
-        b.bounds.bounds.bottom_right.lon,
-        b.bounds.bounds.top_left.lat,
-      ] as [number, number, number, number],
-    }));
-    return { clusters, points: [], truncated: false, total };
+  if (zoom <= CLUSTER_MAX_ZOOM) {
+    const { clusters, truncated } = parseClusters<CellBucket & { events: { value: number } }>(
+      res.aggregations,
+      EVENT_MAP_MAX_CELLS,
+      (b) => b.events.value,
+    );
+    return { clusters, points: [], truncated, total };
   }
   const points = res.hits.map((h) => {
     const card = toEventCard(h._source, lang);
@@ -268,11 +259,11 @@ export async function loadMap(app: FastifyInstance, scope: EventScope | null, zo
   return { clusters: [], points, truncated: total > points.length, total };
 }
 
-export async function loadEventPage(app: FastifyInstance, slug: string, lang: ContentLanguage) {
-  const now = app.runtime.clock.now();
-  const res = await app.runtime.search.search<EventOccurrenceDocument>(
-    eventsIndex(app),
-    eventPageQuery(slug, now, app.runtime.config.EVENT_PAGE_OCCURRENCES),
+async function loadEventPage(deps: EventsServiceDeps, slug: string, lang: ContentLanguage) {
+  const now = deps.clock.now();
+  const res = await deps.engine.search<EventOccurrenceDocument>(
+    deps.index,
+    eventPageQuery(slug, now, deps.config.EVENT_PAGE_OCCURRENCES),
   );
   const first = res.hits[0]?._source;
   if (!first) return null;

@@ -1,3 +1,5 @@
+import type { Dsl } from '@guest/search-engine';
+
 /**
  * Time of day of an event, by its local start time at the venue (minutes after local midnight,
  * `start_minute` in the index). The evening runs through the night until 04:59, so a 01:00 party
@@ -24,7 +26,7 @@ export function timeOfDay(startMinute: number): TimeOfDay {
 }
 
 /** Query-DSL clause on `start_minute` for one bucket. */
-export function timeOfDayClause(t: TimeOfDay): Record<string, unknown> {
+export function timeOfDayClause(t: TimeOfDay): Dsl {
   const b = TIME_OF_DAY[t];
   if (b.from <= b.to) return { range: { start_minute: { gte: b.from, lte: b.to } } };
   return {

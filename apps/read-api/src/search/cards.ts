@@ -1,5 +1,5 @@
 import { pickText, type ContentLanguage, type ListingDocument, type Texts } from '@guest/catalog';
-import type { LatLon } from './filters.ts';
+import type { LatLon } from '../geo/filters.ts';
 import type { ListingCardBody } from './schemas.ts';
 import { distanceM } from './sort.ts';
 

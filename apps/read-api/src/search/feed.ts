@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { Dsl } from '@guest/search-engine';
 import { CARD_SOURCE } from './cards.ts';
-import type { Filters, Sort } from './filters.ts';
-import { buildListingQuery, type Dsl, type QueryContext } from './query.ts';
+import type { Filters, Sort } from './params.ts';
+import { buildListingQuery, type QueryContext } from './query.ts';
 import { buildSort } from './sort.ts';
 
 /** Scope of feed cursors: a cursor of another list is refused. */

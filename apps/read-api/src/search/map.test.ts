@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SearchFilters } from './filters.ts';
-import {
-  buildClusterRequest,
-  buildPointsRequest,
-  cellsSpanned,
-  gridPrecision,
-  parseClusters,
-  samplePoints,
-} from './map.ts';
+import { SearchFilters } from './params.ts';
+import { cellsSpanned, gridPrecision, parseClusters } from '../geo/clusters.ts';
+import { buildClusterRequest, buildPointsRequest, samplePoints } from './map.ts';
 import type { QueryContext } from './query.ts';
 
 const ctx: QueryContext = { fx: { base: 'THB', rates: {} }, baseCurrency: 'THB' };

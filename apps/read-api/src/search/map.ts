@@ -1,51 +1,14 @@
 import type { ListingDocument } from '@guest/catalog';
-import type { BBox, Filters } from './filters.ts';
-import { buildListingQuery, type Dsl, type QueryContext } from './query.ts';
+import type { Dsl } from '@guest/search-engine';
+import { cellsSpanned, clusterCells, gridPrecision } from '../geo/clusters.ts';
+import type { Filters } from './params.ts';
+import { buildListingQuery, type QueryContext } from './query.ts';
 import { buildSort } from './sort.ts';
 
 /**
- * The search map (spec 4.7): up to zoom 12 clusters on a geotile grid whose precision follows
- * the zoom, beyond that single points. Pure builders and parsers; the route runs them.
+ * The search map (spec 4.7): up to `CLUSTER_MAX_ZOOM` clusters on a geotile grid whose precision
+ * follows the zoom (geo/clusters.ts), beyond that single points. Pure builders; the service runs them.
  */
-
-/** Up to this zoom the map gets clusters; beyond it, points (spec 8: "up to 12 clusters"). */
-export const CLUSTER_MAX_ZOOM = 12;
-/**
- * Grid cells are this many zoom levels finer than the map's tiles: at 256 px tiles a cell is
- * 64 px on screen, about the size of a cluster marker, so clusters cover the view evenly.
- */
-export const CELL_ZOOM_OFFSET = 2;
-/** The finest precision of a geotile grid. */
-export const MAX_TILE_PRECISION = 29;
-
-function tileX(lon: number, p: number): number {
-  return ((lon + 180) / 360) * 2 ** p;
-}
-function tileY(lat: number, p: number): number {
-  const clamped = Math.max(-85.05112878, Math.min(85.05112878, lat));
-  const r = (clamped * Math.PI) / 180;
-  return ((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * 2 ** p;
-}
-
-/** Number of grid cells of precision `p` a box spans (the whole world without a box). */
-export function cellsSpanned(bbox: BBox | undefined, p: number): number {
-  if (!bbox) return 4 ** p;
-  const width = bbox.minLon <= bbox.maxLon ? bbox.maxLon - bbox.minLon : 360 - (bbox.minLon - bbox.maxLon);
-  const across = Math.floor(tileX(-180 + width, p)) + 1;
-  const down = Math.floor(tileY(bbox.minLat, p)) - Math.floor(tileY(bbox.maxLat, p)) + 1;
-  return across * down;
-}
-
-/**
- * Grid precision for a zoom: `zoom + CELL_ZOOM_OFFSET`, made coarser while the box would hold
- * more cells than `maxCells` (a box far larger than one screen at that zoom), so that the cells
- * always cover the whole box and never only its densest part.
- */
-export function gridPrecision(zoom: number, bbox: BBox | undefined, maxCells: number): number {
-  let p = Math.min(zoom + CELL_ZOOM_OFFSET, MAX_TILE_PRECISION);
-  while (p > 0 && cellsSpanned(bbox, p) > maxCells) p--;
-  return p;
-}
 
 const ON_MAP: Dsl = { term: { has_point: true } };
 
@@ -54,15 +17,7 @@ export function buildClusterRequest(f: Filters, ctx: QueryContext, zoom: number,
     size: 0,
     track_total_hits: true,
     query: buildListingQuery(f, ctx, { filter: [ON_MAP] }),
-    aggs: {
-      cells: {
-        geotile_grid: { field: 'location', precision: gridPrecision(zoom, f.bbox, maxCells), size: maxCells + 1 },
-        aggs: {
-          centre: { geo_centroid: { field: 'location' } },
-          bounds: { geo_bounds: { field: 'location' } },
-        },
-      },
-    },
+    aggs: { cells: clusterCells(gridPrecision(zoom, f.bbox, maxCells), maxCells + 1) },
   };
 }
 
@@ -136,46 +91,6 @@ export function samplePoints<T extends { id: number }>(
     if (!picked.has(doc.id)) picked.set(doc.id, doc);
   }
   return [...picked.values()];
-}
-
-export interface ClusterBody {
-  lat: number;
-  lon: number;
-  count: number;
-  bbox: [number, number, number, number];
-}
-
-interface CellBucket {
-  key: string;
-  doc_count: number;
-  centre: { location?: { lat: number; lon: number } };
-  bounds: { bounds?: { top_left: { lat: number; lon: number }; bottom_right: { lat: number; lon: number } } };
-}
-
-export function parseClusters(
-  aggregations: Record<string, any> | undefined,
-  maxCells: number,
-): { clusters: ClusterBody[]; truncated: boolean } {
-  const buckets: CellBucket[] = aggregations?.cells?.buckets ?? [];
-  const clusters = buckets.slice(0, maxCells).flatMap((b) => {
-    const c = b.centre.location;
-    const bb = b.bounds.bounds;
-    if (!c || !bb) return [];
-    return [
-      {
-        lat: c.lat,
-        lon: c.lon,
-        count: b.doc_count,
-        bbox: [bb.top_left.lon, bb.bottom_right.lat, bb.bottom_right.lon, bb.top_left.lat] as [
-          number,
-          number,
-          number,
-          number,
-        ],
-      },
-    ];
-  });
-  return { clusters, truncated: buckets.length > maxCells };
 }
 
 export function toMapPoint(doc: Pick<ListingDocument, (typeof POINT_SOURCE)[number]>) {

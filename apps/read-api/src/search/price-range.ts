@@ -1,5 +1,5 @@
 import { convertMinor, type FxTable, type ListingKind } from '@guest/catalog';
-import type { Dsl } from './query.ts';
+import type { Dsl } from '@guest/search-engine';
 
 /**
  * The price histogram of spec 4.7: 24 segments on a quadratic scale from zero. A handle at

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SearchFilters, type Filters } from './filters.ts';
+import { SearchFilters, type Filters } from './params.ts';
 import {
   buildFilterClauses,
   buildListingQuery,

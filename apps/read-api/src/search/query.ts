@@ -1,13 +1,13 @@
 import { AppError } from '@guest/http-kit';
 import { convertMinor, type FxTable } from '@guest/catalog';
-import type { Filters } from './filters.ts';
+import type { Dsl } from '@guest/search-engine';
+import { boundingBoxFilter, withinRadiusFilter } from '../geo/filters.ts';
+import type { Filters } from './params.ts';
 
 /**
  * Pure translation of the shared search filters into OpenSearch query DSL: request in, JSON out.
  * Every route (feed, map, count) builds its query here, so a filter means the same everywhere.
  */
-
-export type Dsl = Record<string, unknown>;
 
 export interface QueryContext {
   /** Rates for price filters given in another currency than a listing's own. */
@@ -170,19 +170,8 @@ export function buildFilterClauses(f: Filters, ctx: QueryContext): { filter: Dsl
   const filter: Dsl[] = [];
   const mustNot: Dsl[] = [];
   if (f.kind !== 'all') filter.push(term('kind', f.kind));
-  if (f.bbox) {
-    filter.push({
-      geo_bounding_box: {
-        location: {
-          top_left: { lat: f.bbox.maxLat, lon: f.bbox.minLon },
-          bottom_right: { lat: f.bbox.minLat, lon: f.bbox.maxLon },
-        },
-      },
-    });
-  }
-  if (f.near && f.radius_m !== undefined) {
-    filter.push({ geo_distance: { distance: `${f.radius_m}m`, location: { lat: f.near.lat, lon: f.near.lon } } });
-  }
+  if (f.bbox) filter.push(boundingBoxFilter(f.bbox));
+  if (f.near && f.radius_m !== undefined) filter.push(withinRadiusFilter(f.near, f.radius_m));
   if (f.date_from) {
     const to = f.date_to && f.date_to > f.date_from ? f.date_to : nextDay(f.date_from);
     mustNot.push({ range: { blocked: { gte: f.date_from, lt: to, relation: 'intersects' } } });

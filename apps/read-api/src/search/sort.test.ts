@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SearchFilters } from './filters.ts';
+import { SearchFilters } from './params.ts';
 import { buildFeedRequest, requestFingerprint } from './feed.ts';
 import { buildSort, distanceM } from './sort.ts';
 import { toListingCard, type CardSource } from './cards.ts';

@@ -1,5 +1,6 @@
-import type { LatLon, Sort } from './filters.ts';
-import type { Dsl } from './query.ts';
+import type { LatLon } from '../geo/filters.ts';
+import type { Sort } from './params.ts';
+import type { Dsl } from '@guest/search-engine';
 
 /**
  * Sort orders of the feed. Each ends with the listing id, a unique tie-breaker, so that

@@ -1,5 +1,5 @@
 import type { ListingKind } from '@guest/catalog';
-import type { Dsl } from './query.ts';
+import type { Dsl } from '@guest/search-engine';
 
 /**
  * Search-as-you-type over translated names (spec 4.7 suggest): every word but the last must be

@@ -1,14 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses } from '@guest/http-kit';
-import { AmenityGroupResponse } from '../../reference/schemas.ts';
-import { readAmenities, type AmenityRow } from '../../reference/catalog-lists.ts';
-import { createTtlCache } from '../../reference/cache.ts';
-import { groupAmenities } from '../../reference/amenities.ts';
+import { errorResponses, langParam } from '@guest/http-kit';
+import { LISTING_KINDS } from '@guest/catalog';
+import { AmenityGroupResponse } from '../../amenities/schemas.ts';
+import type { ReadRouteOptions } from '../../services.ts';
 
-export default async function amenitiesRoute(app: FastifyInstance) {
-  const cache = createTtlCache<AmenityRow[]>(app.runtime.config.REFERENCE_LIST_CACHE_TTL_S);
+export default async function amenitiesRoute(app: FastifyInstance, { services }: ReadRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/amenities',
     {
@@ -19,15 +17,12 @@ export default async function amenitiesRoute(app: FastifyInstance) {
           'Groups in a fixed order (unknown groups last, by code), amenities by name inside a group. `kind` keeps ' +
           'only amenities applicable to that kind; groups left empty are dropped.',
         querystring: z.object({
-          kind: z.enum(['stay', 'experience', 'service']).optional(),
-          lang: z.string().max(35).optional(),
+          kind: z.enum(LISTING_KINDS).extract(['stay', 'experience', 'service']).optional(),
+          lang: langParam,
         }),
         response: { 200: z.array(AmenityGroupResponse), ...errorResponses(400, 429, 500) },
       },
     },
-    async (req) => {
-      const rows = await cache.get('all', () => readAmenities(app.runtime.database.db));
-      return groupAmenities(rows, req.query.kind ?? null, req.lang);
-    },
+    async (req) => services.amenities.grouped(req.query.kind ?? null, req.lang),
   );
 }

@@ -1,15 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses, queryBool } from '@guest/http-kit';
-import { aliasName, pickText } from '@guest/catalog';
-import { CategoryResponse } from '../../reference/schemas.ts';
-import { readCategories, type CategoryRow } from '../../reference/catalog-lists.ts';
-import { createTtlCache } from '../../reference/cache.ts';
-import { categoryCountsQuery } from '../../reference/counts.ts';
+import { errorResponses, langParam, queryBool } from '@guest/http-kit';
+import { CATEGORY_KINDS } from '@guest/catalog';
+import { CategoryResponse } from '../../categories/schemas.ts';
+import type { ReadRouteOptions } from '../../services.ts';
 
-export default async function categoriesRoute(app: FastifyInstance) {
-  const cache = createTtlCache<CategoryRow[]>(app.runtime.config.REFERENCE_LIST_CACHE_TTL_S);
+export default async function categoriesRoute(app: FastifyInstance, { services }: ReadRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/categories',
     {
@@ -20,38 +17,13 @@ export default async function categoriesRoute(app: FastifyInstance) {
           '`with_counts=true` adds `listings_count`: published listings of that kind in the category, the same ' +
           'boundary as the feed; no other filter affects it. Event categories are at `/v1/events/categories`.',
         querystring: z.object({
-          kind: z.enum(['experience', 'service', 'transport', 'food']),
+          kind: z.enum(CATEGORY_KINDS).exclude(['event']),
           with_counts: queryBool.default(false),
-          lang: z.string().max(35).optional(),
+          lang: langParam,
         }),
         response: { 200: z.array(CategoryResponse), ...errorResponses(400, 429, 500) },
       },
     },
-    async (req) => {
-      const { kind, with_counts } = req.query;
-      const rows = await cache.get(kind, () => readCategories(app.runtime.database.db, kind));
-      let counts: Map<number, number> | null = null;
-      if (with_counts) {
-        const res = await app.runtime.search.search(
-          aliasName(app.runtime.config.INDEX_PREFIX, 'listings'),
-          categoryCountsQuery(
-            kind,
-            rows.map((r) => r.id),
-          ),
-        );
-        counts = new Map((res.aggregations?.categories?.buckets ?? []).map((b: any) => [Number(b.key), b.doc_count]));
-      }
-      return rows.map((r) => {
-        const name = pickText(r.name, req.lang, req.lang);
-        return {
-          id: r.id,
-          code: r.code,
-          kind: kind,
-          name: name?.text ?? r.code,
-          lang: name?.lang ?? 'en',
-          ...(counts ? { listings_count: counts.get(r.id) ?? 0 } : {}),
-        };
-      });
-    },
+    async (req) => services.categories.list(req.query.kind, { withCounts: req.query.with_counts, lang: req.lang }),
   );
 }

@@ -1,104 +1,16 @@
-import { asc } from 'drizzle-orm';
-import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { BASE_CURRENCY } from '@guest/catalog';
-import { schema } from '@guest/db';
-import { DEFAULT_LANG, describeCodes, errorResponses, LANGUAGES } from '@guest/http-kit';
-import { originOf } from './nodes/origin.ts';
-import { regionAt } from './config/region.ts';
-import { PlacePoint } from '../../reference/schemas.ts';
-
-export const MapStartView = z
-  .object({
-    lat: z.number(),
-    lon: z.number(),
-    zoom: z.number(),
-  })
-  .meta({ id: 'MapStartView', description: 'Where the map opens.' });
-
-export const MapConfig = z
-  .object({
-    style_url: z.string().meta({ description: 'Map style through this API (`/v1/map/style.json`).' }),
-    tilejson_url: z.string().meta({ description: 'TileJSON of the tiles through this API.' }),
-    tiles_url: z.string().meta({ description: 'Tile URL template with `{z}`, `{x}`, `{y}`, through this API.' }),
-    relief_url: z.string().meta({ description: 'Terrain (relief) tile URL template, through this API.' }),
-    glyphs_url: z.string().meta({ description: 'Glyphs URL template with `{fontstack}` and `{range}`.' }),
-    sprite_url: z.string().meta({ description: 'Sprite base URL; the client appends `[@2x].json` / `.png`.' }),
-    start: MapStartView,
-    min_zoom: z.number().int(),
-    max_zoom: z.number().int(),
-  })
-  .meta({
-    id: 'MapConfig',
-    description: 'Map settings from the server. All resource URLs go through `/v1/map/…`, the proxy of the provider.',
-  });
-
-export const SearchLimits = z
-  .object({
-    limit_default: z.number().int().meta({ description: 'Default `limit` of search and events lists.' }),
-    limit_max: z.number().int().meta({ description: 'Largest `limit` of search and events lists.' }),
-    map_max_points: z.number().int().meta({ description: 'Most points a map answer holds (`truncated` beyond).' }),
-    calendar_days_default: z.number().int().meta({ description: 'Default `days` of the events calendar strip.' }),
-    calendar_days_max: z.number().int().meta({ description: 'Largest `days` of the events calendar strip.' }),
-    upcoming_days_default: z.number().int().meta({ description: 'Default `days` window of upcoming events.' }),
-    schedule_horizon_days: z.number().int().meta({ description: 'How far ahead event schedules are searched.' }),
-  })
-  .meta({ id: 'SearchLimits' });
-
-export const RegionInfo = z
-  .object({
-    id: z.number().int(),
-    slug: z.string(),
-    name: z.string().meta({ description: 'In the request language, else English.' }),
-    timezone: z.string().nullable(),
-    currency: z.string().nullable(),
-    center: PlacePoint.nullable(),
-  })
-  .meta({
-    id: 'RegionInfo',
-    description:
-      'The events region: the place of level `region` at the map start point. Places carry a centre, not an ' +
-      'area: the region is that of the place whose centre is nearest to the start point (within a set distance).',
-  });
-
-export const ConfigResponse = z
-  .object({
-    map: MapConfig,
-    languages: z.array(z.enum(LANGUAGES)).meta({ description: 'Interface languages.' }),
-    default_language: z.enum(LANGUAGES),
-    currencies: z.array(z.string()).meta({ description: 'Currency codes the catalog knows (ISO 4217).' }),
-    base_currency: z.string().meta({
-      description: 'Currency prices are normalised to for sorting and price filters; FX rates are quoted against it.',
-    }),
-    search: SearchLimits,
-    online_payments_enabled: z.boolean(),
-    service_fee_percent: z.number(),
-    max_upload_mb: z.number().int(),
-    review_window_days: z
-      .number()
-      .int()
-      .default(14)
-      .meta({ description: 'Days after a trip during which a review may be left.' }),
-    assistant_enabled: z.boolean().default(false),
-    region: RegionInfo.nullable(),
-  })
-  .meta({ id: 'ConfigResponse' });
+import { describeCodes, errorResponses } from '@guest/http-kit';
+import { ConfigResponse } from '../../config/schemas.ts';
+import { originOf } from '../../nodes/origin.ts';
+import type { ReadRouteOptions } from '../../services.ts';
 
 /** GET /v1/config (spec 4.5): what a client needs to know about this server before anything else. */
-export default async function configRoutes(app: FastifyInstance): Promise<void> {
-  const { config, database } = app.runtime;
+export default async function configRoutes(
+  app: FastifyInstance,
+  { services, config }: ReadRouteOptions,
+): Promise<void> {
   const cacheControl = `public, max-age=${config.REFERENCE_CACHE_MAX_AGE_S}`;
-  if (!(config.MAP_MIN_ZOOM <= config.MAP_START_ZOOM && config.MAP_START_ZOOM <= config.MAP_MAX_ZOOM)) {
-    throw new Error('MAP_START_ZOOM: must lie between MAP_MIN_ZOOM and MAP_MAX_ZOOM');
-  }
-
-  /** Codes of the catalog's currencies table; the CURRENCIES setting until the catalog has any. */
-  async function currencies(): Promise<string[]> {
-    const c = schema.currencies;
-    const rows = await database.db.select({ code: c.code }).from(c).orderBy(asc(c.code));
-    return rows.length ? rows.map((r) => r.code) : config.CURRENCIES;
-  }
 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/config',
@@ -115,44 +27,9 @@ export default async function configRoutes(app: FastifyInstance): Promise<void> 
       },
     },
     async (req, reply) => {
-      const base = `${originOf(config, req).api_url}/v1/map`;
-      const [codes, region] = await Promise.all([
-        currencies(),
-        regionAt(database.db, config.MAP_START_LAT, config.MAP_START_LON, config.MAP_REGION_MATCH_KM, req.lang),
-      ]);
+      const body = await services.clientConfig.get({ apiUrl: originOf(config, req).api_url, lang: req.lang });
       reply.headers({ 'cache-control': cacheControl, vary: 'Accept-Language' });
-      return {
-        map: {
-          style_url: `${base}/style.json`,
-          tilejson_url: `${base}/tiles.json`,
-          tiles_url: `${base}/tiles/{z}/{x}/{y}.${config.MAP_TILE_FORMAT}`,
-          relief_url: `${base}/relief/{z}/{x}/{y}.${config.MAP_RELIEF_FORMAT}`,
-          glyphs_url: `${base}/fonts/{fontstack}/{range}.pbf`,
-          sprite_url: `${base}/sprites/sprite`,
-          start: { lat: config.MAP_START_LAT, lon: config.MAP_START_LON, zoom: config.MAP_START_ZOOM },
-          min_zoom: config.MAP_MIN_ZOOM,
-          max_zoom: config.MAP_MAX_ZOOM,
-        },
-        languages: [...LANGUAGES],
-        default_language: DEFAULT_LANG,
-        currencies: codes,
-        base_currency: BASE_CURRENCY,
-        search: {
-          limit_default: config.SEARCH_LIMIT_DEFAULT,
-          limit_max: config.SEARCH_LIMIT_MAX,
-          map_max_points: config.MAP_MAX_POINTS,
-          calendar_days_default: config.CALENDAR_DAYS_DEFAULT,
-          calendar_days_max: config.CALENDAR_DAYS_MAX,
-          upcoming_days_default: config.UPCOMING_DAYS_DEFAULT,
-          schedule_horizon_days: config.EVENTS_HORIZON_DAYS,
-        },
-        online_payments_enabled: config.ONLINE_PAYMENTS_ENABLED,
-        service_fee_percent: config.SERVICE_FEE_PERCENT,
-        max_upload_mb: config.MAX_UPLOAD_MB,
-        review_window_days: config.REVIEW_WINDOW_DAYS,
-        assistant_enabled: config.ASSISTANT_ENABLED,
-        region,
-      };
+      return body;
     },
   );
 }

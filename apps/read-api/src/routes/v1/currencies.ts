@@ -1,26 +1,15 @@
-import { asc } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { pickText } from '@guest/catalog';
-import { schema } from '@guest/db';
 import { describeCodes, errorResponses } from '@guest/http-kit';
-
-export const CurrencyResponse = z
-  .object({
-    code: z.string().meta({ description: 'ISO 4217 code, e.g. `THB`.' }),
-    name: z.string().meta({ description: 'In the request language, else English.' }),
-    symbol: z.string().nullable().meta({ description: 'e.g. `฿`; null when the catalog has none.' }),
-    minor_units: z
-      .number()
-      .int()
-      .meta({ description: 'Digits after the decimal point: `price_minor` / 10^minor_units is the amount.' }),
-  })
-  .meta({ id: 'CurrencyResponse' });
+import { CurrencyResponse } from '../../currencies/schemas.ts';
+import type { ReadRouteOptions } from '../../services.ts';
 
 /** GET /v1/currencies (spec 4.5): the catalog's currencies, read-only from the catalog tables. */
-export default async function currenciesRoutes(app: FastifyInstance): Promise<void> {
-  const { config, database } = app.runtime;
+export default async function currenciesRoutes(
+  app: FastifyInstance,
+  { services, config }: ReadRouteOptions,
+): Promise<void> {
   const cacheControl = `public, max-age=${config.REFERENCE_CACHE_MAX_AGE_S}`;
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/currencies',
@@ -35,18 +24,9 @@ export default async function currenciesRoutes(app: FastifyInstance): Promise<vo
       },
     },
     async (req, reply) => {
-      const c = schema.currencies;
-      const rows = await database.db
-        .select({ code: c.code, name: c.name, symbol: c.symbol, minorUnits: c.minorUnits })
-        .from(c)
-        .orderBy(asc(c.code));
+      const body = await services.currencies.list(req.lang);
       reply.headers({ 'cache-control': cacheControl, vary: 'Accept-Language' });
-      return rows.map((r) => ({
-        code: r.code,
-        name: pickText(r.name, req.lang, 'en')?.text ?? r.code,
-        symbol: r.symbol,
-        minor_units: r.minorUnits,
-      }));
+      return body;
     },
   );
 }

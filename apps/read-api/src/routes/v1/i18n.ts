@@ -1,52 +1,9 @@
-import path from 'node:path';
-import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { repoRoot } from '@guest/config';
-import { describeCodes, errorResponses, LANGUAGES } from '@guest/http-kit';
-import { loadDictionaries } from './i18n/dictionaries.ts';
-
-export const I18nQuery = z.object({
-  lang: z
-    .string()
-    .regex(/^([A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*)?$/, 'must be a language tag such as en, ru, th or zh-Hans')
-    .optional()
-    .meta({
-      description:
-        `Interface language (${LANGUAGES.join(', ')}). Without it (or empty), or when it is not one of these, ` +
-        'the language comes from `Accept-Language`, else English.',
-    }),
-  version: z
-    .string()
-    .regex(/^[A-Za-z0-9._-]{0,64}$/, 'must be a version string returned by this endpoint')
-    .optional()
-    .meta({
-      description: 'The `version` the client already holds. When it is current, the answer is 304 with no body.',
-    }),
-});
-
-export const I18nResponse = z
-  .object({
-    lang: z.enum(LANGUAGES).meta({ description: 'Language of this dictionary.' }),
-    version: z.string().meta({
-      description:
-        'Version of the dictionaries: one value for all languages, changes whenever any string changes. ' +
-        'Send it back as `version` (or the `ETag` as `If-None-Match`) to get 304 while nothing changed.',
-    }),
-    strings: z.record(z.string(), z.string()).meta({
-      description:
-        'Every interface string: dotted key (`search.filters.price`) to text. Keys the language lacks ' +
-        'are filled from English. `{name}` marks a placeholder the client fills in.',
-    }),
-    missing: z
-      .array(z.string())
-      .meta({ description: 'Keys of `strings` served in English because this language lacks them.' }),
-  })
-  .meta({ id: 'I18nResponse' });
-
-const NotModified = z
-  .null()
-  .meta({ description: 'Not modified: the `version` sent (or the `If-None-Match` ETag) is current. No body.' });
+import { describeCodes, errorResponses } from '@guest/http-kit';
+import { I18nQuery } from '../../i18n/params.ts';
+import { I18nResponse, NotModified } from '../../i18n/schemas.ts';
+import type { ReadRouteOptions } from '../../services.ts';
 
 function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -55,9 +12,8 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 }
 
 /** GET /v1/i18n (spec 4.6): the full dictionary of one language, with conditional fetch. */
-export default async function i18nRoutes(app: FastifyInstance): Promise<void> {
-  const { config } = app.runtime;
-  const dictionaries = loadDictionaries(path.resolve(repoRoot, config.I18N_DIR));
+export default async function i18nRoutes(app: FastifyInstance, { services, config }: ReadRouteOptions): Promise<void> {
+  const { i18n } = services;
   const cacheControl = `public, max-age=${config.I18N_CACHE_MAX_AGE_S}`;
 
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -77,13 +33,13 @@ export default async function i18nRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req, reply) => {
-      const etag = `"${dictionaries.version}-${req.lang}"`;
+      const etag = `"${i18n.version}-${req.lang}"`;
       reply.headers({ etag, 'cache-control': cacheControl, vary: 'Accept-Language', 'content-language': req.lang });
-      if (req.query.version === dictionaries.version || etagMatches(req.headers['if-none-match'], etag)) {
+      if (req.query.version === i18n.version || etagMatches(req.headers['if-none-match'], etag)) {
         return reply.code(304).send(null);
       }
-      const dict = dictionaries.byLang[req.lang];
-      return { lang: dict.lang, version: dictionaries.version, strings: dict.strings, missing: dict.missing };
+      const dict = i18n.dictionary(req.lang);
+      return { lang: dict.lang, version: i18n.version, strings: dict.strings, missing: dict.missing };
     },
   );
 }

@@ -1,44 +1,12 @@
-import { asc, eq } from 'drizzle-orm';
-import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { schema } from '@guest/db';
 import { describeCodes, errorResponses } from '@guest/http-kit';
-import { originOf } from './nodes/origin.ts';
-
-const apiUrl = z.string().meta({ description: 'Base URL of the API (scheme and host); `/v1/...` is appended.' });
-const filesUrl = z.string().meta({ description: 'Base URL of the file cache of the same server.' });
-
-export const OriginServer = z
-  .object({ api_url: apiUrl, files_url: filesUrl })
-  .meta({ id: 'OriginServer', description: 'The main server: always present, even when there are no nodes.' });
-
-export const NodeInfo = z
-  .object({
-    id: z.string().meta({ description: 'Stable node id, e.g. `sg-1`.' }),
-    name: z.string(),
-    region: z.string().meta({ description: 'Where the node stands.' }),
-    api_url: apiUrl,
-    files_url: filesUrl,
-    updated_at: z.iso.datetime().meta({ description: 'When the node record last changed (UTC).' }),
-  })
-  .meta({
-    id: 'NodeInfo',
-    description:
-      'An API plus file cache on one server. Use its `api_url` and `files_url` together: a file address of one ' +
-      'node with the API of another is not a valid pair.',
-  });
-
-export const NodesResponse = z
-  .object({
-    origin: OriginServer,
-    nodes: z.array(NodeInfo).meta({ description: 'Only nodes in state `active`, by region and id.' }),
-  })
-  .meta({ id: 'NodesResponse' });
+import { originOf } from '../../nodes/origin.ts';
+import { NodesResponse } from '../../nodes/schemas.ts';
+import type { ReadRouteOptions } from '../../services.ts';
 
 /** GET /v1/nodes (spec 4.5). */
-export default async function nodesRoutes(app: FastifyInstance): Promise<void> {
-  const { config, database } = app.runtime;
+export default async function nodesRoutes(app: FastifyInstance, { services, config }: ReadRouteOptions): Promise<void> {
   const cacheControl = `public, max-age=${config.REFERENCE_CACHE_MAX_AGE_S}`;
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/nodes',
@@ -54,20 +22,10 @@ export default async function nodesRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (req, reply) => {
-      const n = schema.nodes;
-      const rows = await database.db.select().from(n).where(eq(n.state, 'active')).orderBy(asc(n.region), asc(n.id));
+      const origin = originOf(config, req);
+      const nodes = await services.nodes.active();
       reply.header('cache-control', cacheControl);
-      return {
-        origin: originOf(config, req),
-        nodes: rows.map((r) => ({
-          id: r.id,
-          name: r.name,
-          region: r.region,
-          api_url: r.apiUrl.replace(/\/+$/, ''),
-          files_url: r.filesUrl.replace(/\/+$/, ''),
-          updated_at: r.updatedAt.toISOString(),
-        })),
-      };
+      return { origin, nodes };
     },
   );
 }

@@ -1,18 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses, queryBool } from '@guest/http-kit';
+import { errorResponses, langParam } from '@guest/http-kit';
 import { PLACE_LEVELS } from '@guest/catalog';
-import { PlaceResponse } from '../../reference/schemas.ts';
-import { listPlaces } from '../../reference/place-service.ts';
-import popularPlacesRoute from './places/popular.ts';
-import placeCardRoute from './places/slug.ts';
+import { withTotalsParam } from '../../places/params.ts';
+import { PlaceResponse } from '../../places/schemas.ts';
+import type { ReadRouteOptions } from '../../services.ts';
 
-export const withTotalsParam = queryBool
-  .default(false)
-  .meta({ description: 'Fill `listings_total`: listings of the place together with every nested place.' });
-
-export default async function placesRoutes(app: FastifyInstance) {
+export default async function placesRoutes(app: FastifyInstance, { services }: ReadRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/places',
     {
@@ -31,15 +26,12 @@ export default async function placesRoutes(app: FastifyInstance) {
             .meta({ description: 'Only the children of this place.' }),
           level: z.enum(PLACE_LEVELS).optional(),
           with_totals: withTotalsParam,
-          lang: z.string().max(35).optional(),
+          lang: langParam,
         }),
         response: { 200: z.array(PlaceResponse), ...errorResponses(400, 429, 500) },
       },
     },
     async (req) =>
-      listPlaces(app, { parentId: req.query.parent_id, level: req.query.level }, req.query.with_totals, req.lang),
+      services.places.list({ parentId: req.query.parent_id, level: req.query.level }, req.query.with_totals, req.lang),
   );
-  // `/v1/places/popular` is a static route: the router always prefers it to `/v1/places/:slug`.
-  await app.register(popularPlacesRoute);
-  await app.register(placeCardRoute);
 }

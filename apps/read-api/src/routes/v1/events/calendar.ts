@@ -1,31 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { errorResponses, limitParam } from '@guest/http-kit';
-import { dateParam, EventFilterParams } from '../../../events/params.ts';
+import { errorResponses } from '@guest/http-kit';
+import { calendarParams } from '../../../events/params.ts';
 import { CalendarResponse } from '../../../events/schemas.ts';
-import { requestToday, resolveFilters } from '../../../events/scope.ts';
-import { loadCalendar } from '../../../events/service.ts';
-import { checkDayFilters } from '../../../events/window.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 
-export default async function calendarRoute(app: FastifyInstance) {
-  const { config } = app.runtime;
-  const Query = EventFilterParams.extend({
-    first: dateParam.optional().meta({ description: 'First day of the strip; default today in `timezone`.' }),
-    days: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(config.CALENDAR_DAYS_MAX)
-      .default(config.CALENDAR_DAYS_DEFAULT)
-      .meta({
-        description: `Days in the strip, 1 to ${config.CALENDAR_DAYS_MAX}; default ${config.CALENDAR_DAYS_DEFAULT}.`,
-      }),
-    limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX).optional().meta({
-      description:
-        'Accepted for parity with the feed (the same query string works for both); it does not change the strip.',
-    }),
-  });
+export default async function calendarRoute(app: FastifyInstance, { services, config }: ReadRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/events/calendar',
     {
@@ -37,18 +17,10 @@ export default async function calendarRoute(app: FastifyInstance) {
           "applied: the strip always shows the whole window from `first` (rule 2). In today's day (in `timezone`, from " +
           'the server clock) events that have already ended are not counted; other days are not cut (rule 3). Days past ' +
           'the 180-day schedule horizon count 0. `cursor` has no meaning here and is ignored.',
-        querystring: Query,
+        querystring: calendarParams(config),
         response: { 200: CalendarResponse, ...errorResponses(400, 429, 500) },
       },
     },
-    async (req) => {
-      const q = req.query;
-      checkDayFilters(q);
-      const now = app.runtime.clock.now();
-      const today = requestToday(now, q);
-      const filters = resolveFilters(q, config);
-      const days = await loadCalendar(app, { filters, today, now }, q.first ?? today, q.days);
-      return { days, timezone: q.timezone, today };
-    },
+    async (req) => services.events.calendar(req.query),
   );
 }

@@ -1,21 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses, limitParam } from '@guest/http-kit';
-import { EventFilterParams } from '../../../events/params.ts';
+import { errorResponses } from '@guest/http-kit';
+import { eventFeedParams } from '../../../events/params.ts';
 import { EventFeedResponse } from '../../../events/schemas.ts';
-import { listScopeAt, resolveFilters } from '../../../events/scope.ts';
-import { loadFeed } from '../../../events/service.ts';
-import { checkDayFilters } from '../../../events/window.ts';
-import { windowDaysParam } from './upcoming.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 
-export default async function feedRoute(app: FastifyInstance) {
-  const { config } = app.runtime;
-  const Query = EventFilterParams.extend({
-    limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX).meta({
-      description: `Cards per page (occurrences), 1 to ${config.SEARCH_LIMIT_MAX}; default ${config.SEARCH_LIMIT_DEFAULT}.`,
-    }),
-    days: windowDaysParam(config.UPCOMING_DAYS_DEFAULT, config.EVENTS_HORIZON_DAYS),
-  });
+export default async function feedRoute(app: FastifyInstance, { services, config }: ReadRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/events/feed',
     {
@@ -31,20 +21,10 @@ export default async function feedRoute(app: FastifyInstance) {
           'has already ended, so an occurrence ending, or local midnight passing, between two pages neither drops ' +
           'nor repeats an occurrence. A cursor continues only the feed it came from (same filters and window); ' +
           'otherwise 400 `validation_error` on `cursor`.',
-        querystring: Query,
+        querystring: eventFeedParams(config),
         response: { 200: EventFeedResponse, ...errorResponses(400, 429, 500) },
       },
     },
-    async (req) => {
-      const q = req.query;
-      // Cross-field rules first (400 names the field), whatever the cursor.
-      const filters = resolveFilters(q, config);
-      checkDayFilters(q);
-      return loadFeed(app, (now) => listScopeAt(filters, q, now, config.EVENTS_HORIZON_DAYS), {
-        limit: q.limit,
-        cursor: q.cursor,
-        lang: req.lang,
-      });
-    },
+    async (req) => services.events.feed(req.query, req.lang),
   );
 }

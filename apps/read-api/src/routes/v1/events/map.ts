@@ -1,45 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { errorResponses } from '@guest/http-kit';
-import { EventFilterParams } from '../../../events/params.ts';
+import { eventMapParams } from '../../../events/params.ts';
+import { CLUSTER_MAX_ZOOM } from '../../../geo/clusters.ts';
 import { EventMapResponse } from '../../../events/schemas.ts';
-import { requestToday, resolveFilters } from '../../../events/scope.ts';
-import { loadMap } from '../../../events/service.ts';
-import { listWindow } from '../../../events/window.ts';
-import { windowDaysParam } from './upcoming.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 
-export default async function eventsMapRoute(app: FastifyInstance) {
-  const { config } = app.runtime;
-  const Query = EventFilterParams.extend({
-    zoom: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(22)
-      .meta({ description: 'Map zoom: up to 12 clusters, beyond that points.' }),
-    days: windowDaysParam(config.UPCOMING_DAYS_DEFAULT, config.EVENTS_HORIZON_DAYS),
-  });
+export default async function eventsMapRoute(app: FastifyInstance, { services, config }: ReadRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/events/map',
     {
       schema: {
         tags: ['events'],
-        summary: 'Events map: clusters up to zoom 12, points beyond',
+        summary: `Events map: clusters up to zoom ${CLUSTER_MAX_ZOOM}, points beyond`,
         description:
           'Same filters and window as `/v1/events/upcoming`. Counts are distinct events. Points: one per event at ' +
           `its nearest matching occurrence, at most ${config.MAP_MAX_POINTS} (\`truncated\` when more).`,
-        querystring: Query,
+        querystring: eventMapParams(config),
         response: { 200: EventMapResponse, ...errorResponses(400, 429, 500) },
       },
     },
-    async (req) => {
-      const q = req.query;
-      const now = app.runtime.clock.now();
-      const today = requestToday(now, q);
-      const filters = resolveFilters(q, config);
-      const window = listWindow(q, today, config.EVENTS_HORIZON_DAYS);
-      return loadMap(app, window ? { filters, window, today, now } : null, q.zoom, req.lang);
-    },
+    async (req) => services.events.map(req.query, req.lang),
   );
 }

@@ -1,33 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { errorResponses, limitParam, queryBool } from '@guest/http-kit';
-import { EventFilterParams } from '../../../events/params.ts';
+import { errorResponses } from '@guest/http-kit';
+import { upcomingParams } from '../../../events/params.ts';
 import { UpcomingResponse } from '../../../events/schemas.ts';
-import { listScopeAt, resolveFilters } from '../../../events/scope.ts';
-import { loadUpcoming } from '../../../events/service.ts';
-import { checkDayFilters } from '../../../events/window.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 
-/** `days` of the upcoming list and the feed: window from today, ignored with `day` or `day_to`. */
-export function windowDaysParam(def: number, max: number) {
-  return z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(max)
-    .default(def)
-    .meta({
-      description: `Window in days from today, 1 to ${max}; default ${def}. Ignored when \`day\` or \`day_to\` is given.`,
-    });
-}
-
-export default async function upcomingRoute(app: FastifyInstance) {
-  const { config } = app.runtime;
-  const Query = EventFilterParams.extend({
-    limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX),
-    days: windowDaysParam(config.UPCOMING_DAYS_DEFAULT, config.EVENTS_HORIZON_DAYS),
-    with_total: queryBool.default(false).meta({ description: 'Also count the distinct matching events (`total`).' }),
-  });
+export default async function upcomingRoute(app: FastifyInstance, { services, config }: ReadRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/events/upcoming',
     {
@@ -43,21 +21,10 @@ export default async function upcomingRoute(app: FastifyInstance) {
           'already ended, so an occurrence ending, or local midnight passing, between two pages neither repeats ' +
           'nor skips an event. A cursor continues only the list it came from (same filters and window); ' +
           'otherwise 400 `validation_error` on `cursor`.',
-        querystring: Query,
+        querystring: upcomingParams(config),
         response: { 200: UpcomingResponse, ...errorResponses(400, 429, 500) },
       },
     },
-    async (req) => {
-      const q = req.query;
-      // Cross-field rules first (400 names the field), whatever the cursor.
-      const filters = resolveFilters(q, config);
-      checkDayFilters(q);
-      return loadUpcoming(app, (now) => listScopeAt(filters, q, now, config.EVENTS_HORIZON_DAYS), {
-        limit: q.limit,
-        cursor: q.cursor,
-        withTotal: q.with_total,
-        lang: req.lang,
-      });
-    },
+    async (req) => services.events.upcoming(req.query, req.lang),
   );
 }

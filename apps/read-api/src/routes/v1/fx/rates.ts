@@ -1,32 +1,14 @@
-import { desc, eq } from 'drizzle-orm';
-import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { BASE_CURRENCY } from '@guest/catalog';
-import { schema } from '@guest/db';
 import { describeCodes, errorResponses } from '@guest/http-kit';
-
-export const FxRatesResponse = z
-  .object({
-    base: z.string().meta({ description: 'The currency the rates are quoted against (the catalog base currency).' }),
-    date: z.iso.date().nullable().meta({ description: 'Day the rates are for; null when there are none yet.' }),
-    fetched_at: z.iso.datetime().nullable().meta({ description: 'When the rates were fetched from the source (UTC).' }),
-    source: z.string().nullable().meta({ description: 'Where the rates come from, e.g. a central bank.' }),
-    rates: z
-      .record(z.string(), z.number())
-      .default({})
-      .meta({ description: '`rates[X]`: units of currency X for one unit of `base`. Empty when there are none yet.' }),
-  })
-  .meta({
-    id: 'FxRatesResponse',
-    description:
-      'Exchange rates from a central bank, a hint only: payment is always in the listing’s own currency and the ' +
-      'bank converts at its own rate. Clients must mark every converted amount as approximate.',
-  });
+import { FxRatesResponse } from '../../../fx/schemas.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 
 /** GET /v1/fx/rates (spec 4.5): the latest rates of the base currency, read-only from the catalog tables. */
-export default async function fxRatesRoutes(app: FastifyInstance): Promise<void> {
-  const { config, database } = app.runtime;
+export default async function fxRatesRoutes(
+  app: FastifyInstance,
+  { services, config }: ReadRouteOptions,
+): Promise<void> {
   const cacheControl = `public, max-age=${config.REFERENCE_CACHE_MAX_AGE_S}`;
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/fx/rates',
@@ -43,21 +25,9 @@ export default async function fxRatesRoutes(app: FastifyInstance): Promise<void>
       },
     },
     async (_req, reply) => {
-      const f = schema.fxRates;
-      const [latest] = await database.db
-        .select({ date: f.date, fetchedAt: f.fetchedAt, source: f.source, rates: f.rates })
-        .from(f)
-        .where(eq(f.base, BASE_CURRENCY))
-        .orderBy(desc(f.date))
-        .limit(1);
+      const body = await services.fx.latest();
       reply.header('cache-control', cacheControl);
-      return {
-        base: BASE_CURRENCY,
-        date: latest?.date ?? null,
-        fetched_at: latest?.fetchedAt?.toISOString() ?? null,
-        source: latest?.source ?? null,
-        rates: latest?.rates ?? {},
-      };
+      return body;
     },
   );
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DEFAULT_LANG, errorResponses, LANGUAGES, type Lang } from '@guest/http-kit';
+import { LanguagesResponse } from '../../../i18n/schemas.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 
 /** Each interface language named in its own language (and in English for support staff). */
 const NAMES: Record<Lang, { name: string; name_en: string }> = {
@@ -11,28 +13,13 @@ const NAMES: Record<Lang, { name: string; name_en: string }> = {
   'zh-Hans': { name: '简体中文', name_en: 'Chinese (Simplified)' },
 };
 
-export const LanguageInfo = z
-  .object({
-    code: z.enum(LANGUAGES).meta({ description: 'Value for `lang` and `Accept-Language`.' }),
-    name: z.string().meta({ description: 'The language named in itself, e.g. `Русский`. Show it as is; no flags.' }),
-    name_en: z.string().meta({ description: 'The language named in English.' }),
-  })
-  .meta({ id: 'LanguageInfo' });
-
-export const LanguagesResponse = z
-  .object({
-    default: z.enum(LANGUAGES).meta({ description: 'Language served when the request names none that is supported.' }),
-    languages: z.array(LanguageInfo),
-  })
-  .meta({ id: 'LanguagesResponse' });
-
 /** GET /v1/i18n/languages (spec 4.6). */
-export default async function languagesRoutes(app: FastifyInstance): Promise<void> {
+export default async function languagesRoutes(app: FastifyInstance, { config }: ReadRouteOptions): Promise<void> {
   const body: z.infer<typeof LanguagesResponse> = {
     default: DEFAULT_LANG,
     languages: LANGUAGES.map((code) => ({ code, ...NAMES[code] })),
   };
-  const cacheControl = `public, max-age=${app.runtime.config.REFERENCE_CACHE_MAX_AGE_S}`;
+  const cacheControl = `public, max-age=${config.REFERENCE_CACHE_MAX_AGE_S}`;
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/i18n/languages',
     {

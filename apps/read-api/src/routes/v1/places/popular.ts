@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses, limitParam } from '@guest/http-kit';
-import { PlaceResponse } from '../../../reference/schemas.ts';
-import { popularPlaces } from '../../../reference/place-service.ts';
-import { withTotalsParam } from '../places.ts';
+import { errorResponses, langParam, limitParam } from '@guest/http-kit';
+import { withTotalsParam } from '../../../places/params.ts';
+import { PlaceResponse } from '../../../places/schemas.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 
-export default async function popularPlacesRoute(app: FastifyInstance) {
-  const { config } = app.runtime;
+export default async function popularPlacesRoute(app: FastifyInstance, { services, config }: ReadRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/places/popular',
     {
@@ -20,11 +19,11 @@ export default async function popularPlacesRoute(app: FastifyInstance) {
         querystring: z.object({
           with_totals: withTotalsParam,
           limit: limitParam(config.PLACES_POPULAR_LIMIT, 100),
-          lang: z.string().max(35).optional(),
+          lang: langParam,
         }),
         response: { 200: z.array(PlaceResponse), ...errorResponses(400, 429, 500) },
       },
     },
-    async (req) => popularPlaces(app, req.query.with_totals, req.query.limit, req.lang),
+    async (req) => services.places.popular(req.query.with_totals, req.query.limit, req.lang),
   );
 }

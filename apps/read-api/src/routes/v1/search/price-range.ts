@@ -1,43 +1,12 @@
-import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses, errors } from '@guest/http-kit';
-import { convertMinor } from '@guest/catalog';
-import type { SearchDeps } from '../../../search/context.ts';
-import { SEARCH_KINDS, SearchFilters } from '../../../search/filters.ts';
-import {
-  buildHistogramRequest,
-  buildPriceStatsRequest,
-  parseHistogram,
-  priceRangeBody,
-} from '../../../search/price-range.ts';
+import { errorResponses } from '@guest/http-kit';
+import { PriceRangeParams } from '../../../search/params.ts';
 import { PriceRangeResponse } from '../../../search/schemas.ts';
-
-/** `lang` is every route's language parameter; anything else is refused by name. */
-const ACCEPTED = new Set(['kind', 'currency', 'lang']);
+import type { ReadRouteOptions } from '../../../services.ts';
 
 /** GET /v1/search/price-range (spec 4.7): only `kind` and `currency`; other filters are not accepted. */
-export default async function priceRangeRoute(app: FastifyInstance, opts: { deps: SearchDeps }): Promise<void> {
-  const { deps } = opts;
-  const Query = z
-    .looseObject({
-      kind: z.enum(SEARCH_KINDS).optional().meta({ description: 'One kind, or `all`; without it, all five.' }),
-      currency: SearchFilters.shape.currency.meta({
-        description: 'Currency of the answer (default: the base currency); converted through FX rates.',
-      }),
-    })
-    .superRefine((v, ctx) => {
-      for (const key of Object.keys(v)) {
-        if (!ACCEPTED.has(key)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: [key],
-            message: 'not accepted here: the price range takes only kind and currency',
-          });
-        }
-      }
-    });
-
+export default async function priceRangeRoute(app: FastifyInstance, { services }: ReadRouteOptions): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/search/price-range',
     {
@@ -47,29 +16,10 @@ export default async function priceRangeRoute(app: FastifyInstance, opts: { deps
         description:
           'Only `kind` and `currency`; other filters are deliberately not accepted. `histogram` has 24 segments on a ' +
           'quadratic scale from zero (a handle at p means `max_minor · p²`), empty when there are no prices.',
-        querystring: Query,
+        querystring: PriceRangeParams,
         response: { 200: PriceRangeResponse, ...errorResponses(400, 429, 500) },
       },
     },
-    async (req) => {
-      const kind = req.query.kind === 'all' ? undefined : req.query.kind;
-      const fx = await deps.fx.get();
-      const currency = req.query.currency ?? deps.baseCurrency;
-      if (convertMinor(100, deps.baseCurrency, currency, fx) === null) {
-        throw errors.validation('currency', `No exchange rate is known for ${currency}.`, { reason: 'no_rate' });
-      }
-      const statsRes = await deps.engine.search(deps.listingsIndex, buildPriceStatsRequest(kind));
-      const stats = {
-        count: statsRes.total,
-        minBase: (statsRes.aggregations?.min?.value as number | null) ?? null,
-        maxBase: (statsRes.aggregations?.max?.value as number | null) ?? null,
-      };
-      let histogram: number[] | null = null;
-      if (stats.count && stats.maxBase) {
-        const res = await deps.engine.search(deps.listingsIndex, buildHistogramRequest(kind, stats.maxBase));
-        histogram = parseHistogram(res.aggregations);
-      }
-      return priceRangeBody(stats, histogram, currency, fx);
-    },
+    async (req) => services.search.priceRange(req.query),
   );
 }

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses, errors } from '@guest/http-kit';
+import { errorResponses, errors, langParam } from '@guest/http-kit';
+import { EventSlugParams } from '../../../events/params.ts';
 import { EventPageResponse } from '../../../events/schemas.ts';
-import { loadEventPage } from '../../../events/service.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 
 /** Registered after the static event routes; the router prefers static segments anyway. */
-export default async function eventPageRoute(app: FastifyInstance) {
+export default async function eventPageRoute(app: FastifyInstance, { services }: ReadRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/events/:slug',
     {
@@ -16,13 +17,13 @@ export default async function eventPageRoute(app: FastifyInstance) {
         description:
           '404 `not_found` when no published event with this slug has an occurrence that has not ended. ' +
           '`categories`, `calendar`, `upcoming`, `feed` and `map` are routes, never slugs.',
-        params: z.object({ slug: z.string().min(1).max(200) }),
-        querystring: z.object({ lang: z.string().max(35).optional() }),
+        params: EventSlugParams,
+        querystring: z.object({ lang: langParam }),
         response: { 200: EventPageResponse, ...errorResponses(400, 404, 429, 500) },
       },
     },
     async (req) => {
-      const page = await loadEventPage(app, req.params.slug, req.lang);
+      const page = await services.events.page(req.params.slug, req.lang);
       if (!page) throw errors.notFound('No such event.');
       return page;
     },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Shapes of the reference routes (spec 4.5). */
+/** Shapes of the places routes (spec 4.5). */
 
 export const PlacePoint = z
   .object({ lat: z.number(), lon: z.number() })
@@ -38,36 +38,5 @@ export const PlaceCardResponse = PlaceResponse.extend({
         'nested place, plus `events`: distinct events with an occurrence that has not ended.',
     }),
 }).meta({ id: 'PlaceCardResponse' });
-
-export const CategoryResponse = z
-  .object({
-    id: z.number().int(),
-    code: z.string(),
-    kind: z.enum(['experience', 'service', 'transport', 'food', 'event']),
-    name: z.string(),
-    lang: z.string().meta({ description: 'Language of `name`.' }),
-    listings_count: z
-      .number()
-      .int()
-      .optional()
-      .meta({ description: "Only with `with_counts=true`: published listings in the category (the feed's boundary)." }),
-  })
-  .meta({ id: 'CategoryResponse' });
-
-export const AmenityResponse = z
-  .object({
-    code: z.string(),
-    name: z.string(),
-    kinds: z.array(z.enum(['stay', 'experience', 'service', 'transport', 'food'])),
-  })
-  .meta({ id: 'AmenityResponse' });
-
-export const AmenityGroupResponse = z
-  .object({
-    group: z.string().meta({ description: 'Group code.' }),
-    name: z.string().meta({ description: 'Group name in the request language.' }),
-    items: z.array(AmenityResponse),
-  })
-  .meta({ id: 'AmenityGroupResponse' });
 
 export type PlaceResponseT = z.infer<typeof PlaceResponse>;

@@ -1,5 +1,6 @@
 import type { ContentLanguage, PlaceDocument } from '@guest/catalog';
 import { pickText } from '@guest/catalog';
+import type { Dsl } from '@guest/search-engine';
 import type { PlaceResponseT } from './schemas.ts';
 
 /**
@@ -9,7 +10,6 @@ import type { PlaceResponseT } from './schemas.ts';
  * same boundary as the feed.
  */
 
-type Json = Record<string, unknown>;
 export const MAX_PLACES = 10_000;
 export const LEVEL_RANK: Record<string, number> = { country: 0, region: 1, district: 2, area: 3 };
 
@@ -19,8 +19,8 @@ export function placesQuery(f: {
   popular?: boolean;
   slug?: string;
   ids?: number[];
-}): Json {
-  const filter: Json[] = [];
+}): Dsl {
+  const filter: Dsl[] = [];
   if (f.parentId !== undefined) filter.push({ term: { parent_id: f.parentId } });
   if (f.level) filter.push({ term: { level: f.level } });
   if (f.popular) filter.push({ term: { popular: true } });
@@ -30,17 +30,17 @@ export function placesQuery(f: {
 }
 
 /** Listings attached to each place (`own`) and, with totals, to each place or a nested one (`total`). */
-export function listingCountsQuery(ids: number[] | null, withTotals: boolean): Json {
+export function listingCountsQuery(ids: number[] | null, withTotals: boolean): Dsl {
   const terms = (field: string) => ({
     terms: { field, size: ids ? Math.max(ids.length, 1) : MAX_PLACES, ...(ids ? { include: ids } : {}) },
   });
-  const aggs: Json = { own: terms('place.id') };
+  const aggs: Dsl = { own: terms('place.id') };
   if (withTotals) aggs.total = terms('place_path_ids');
   return { size: 0, track_total_hits: false, aggs };
 }
 
 /** Listings per kind in a place and every nested place. */
-export function placeKindCountsQuery(placeId: number): Json {
+export function placeKindCountsQuery(placeId: number): Dsl {
   return {
     size: 0,
     track_total_hits: false,
@@ -50,7 +50,7 @@ export function placeKindCountsQuery(placeId: number): Json {
 }
 
 /** Distinct events in a place (or nested) with an occurrence that has not ended at `now`. */
-export function placeEventCountQuery(placeId: number, now: Date): Json {
+export function placeEventCountQuery(placeId: number, now: Date): Dsl {
   return {
     size: 0,
     track_total_hits: false,

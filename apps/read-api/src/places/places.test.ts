@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PlaceDocument } from '@guest/catalog';
-import { countsFrom, listingCountsQuery, placesQuery, sortPlaces, toPlaceResponse } from './places.ts';
-import { groupAmenities } from './amenities.ts';
-import { categoryCountsQuery } from './counts.ts';
+import { countsFrom, listingCountsQuery, placesQuery, sortPlaces, toPlaceResponse } from './query.ts';
+import { groupAmenities } from '../amenities/groups.ts';
+import { categoryCountsQuery } from '../categories/query.ts';
 
 describe('places query builders', () => {
   it('filters by parent and level', () => {

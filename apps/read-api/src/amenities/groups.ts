@@ -1,5 +1,13 @@
-import { pickText, type ContentLanguage, type Texts } from '@guest/catalog';
-import type { AmenityRow } from './catalog-lists.ts';
+import { pickText, type ContentLanguage, type ListingKind, type Texts } from '@guest/catalog';
+
+/** An amenity as the catalog table holds it. */
+export interface AmenityRow {
+  id: number;
+  code: string;
+  group: string;
+  kinds: string[];
+  name: Texts;
+}
 
 /** Names of the amenity groups the catalog uses; an unknown group is named after its code. */
 export const AMENITY_GROUPS: Record<string, Texts> = {
@@ -32,7 +40,7 @@ export function groupAmenities(rows: AmenityRow[], kind: string | null, lang: Co
       const mapped = items.map((r) => ({
         code: r.code,
         name: pickText(r.name, lang, lang)?.text ?? r.code,
-        kinds: r.kinds as Array<'stay' | 'experience' | 'service' | 'transport' | 'food'>,
+        kinds: r.kinds as ListingKind[],
       }));
       mapped.sort((a, b) => a.name.localeCompare(b.name, lang) || a.code.localeCompare(b.code));
       return {

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError, describeCodes, errorResponses, errors } from '@guest/http-kit';
-import { parseMapPath } from './map/resources.ts';
-import { MapUpstream, PASSED_RESPONSE_HEADERS } from './map/upstream.ts';
+import { parseMapPath } from '../../../map/resources.ts';
+import { PASSED_RESPONSE_HEADERS, type UpstreamAnswer } from '../../../map/upstream.ts';
+import type { ReadRouteOptions } from '../../../services.ts';
 
 const PREFIX = /^\/v1\/map\/([^?#]*)/;
 
@@ -28,11 +29,7 @@ const NoBody = z.null();
  * GET /v1/map/{path} (spec 4.4): a caching pass-through to the map provider (MAP_UPSTREAM_URL),
  * the fallback for clients that cannot reach the provider directly.
  */
-export default async function mapRoutes(app: FastifyInstance): Promise<void> {
-  const { config } = app.runtime;
-  const upstream = new MapUpstream(config.MAP_UPSTREAM_URL, config.MAP_UPSTREAM_TIMEOUT_MS);
-  app.addHook('onClose', () => upstream.close());
-
+export default async function mapRoutes(app: FastifyInstance, { services, config }: ReadRouteOptions): Promise<void> {
   // Tiles come by the dozen per screen: map resources have their own per-address budget
   // instead of the general one, so panning a map cannot lock a guest out of the API.
   async function mapRateLimit(req: FastifyRequest): Promise<void> {
@@ -78,13 +75,13 @@ export default async function mapRoutes(app: FastifyInstance): Promise<void> {
         if (!reply.raw.writableFinished) clientGone.abort(new Error('client closed the connection'));
       });
       const method = req.method === 'HEAD' ? 'HEAD' : 'GET';
-      const res = await upstream.get(resource.upstreamPath, req.headers, clientGone.signal, method);
+      const res = await services.map.get(resource.upstreamPath, req.headers, clientGone.signal, method);
       return pass(reply, res, resource.contentType);
     },
   );
 }
 
-function pass(reply: FastifyReply, res: Awaited<ReturnType<MapUpstream['get']>>, fallbackType: string) {
+function pass(reply: FastifyReply, res: UpstreamAnswer, fallbackType: string) {
   const { statusCode, headers, body } = res;
   if (statusCode === 200 || statusCode === 204 || statusCode === 304) {
     for (const name of PASSED_RESPONSE_HEADERS) {

@@ -1,5 +1,7 @@
+import type { Dsl } from '@guest/search-engine';
+
 /** Published listings per category of one kind: the listings alias is the feed's boundary. */
-export function categoryCountsQuery(kind: string, categoryIds: number[]): Record<string, unknown> {
+export function categoryCountsQuery(kind: string, categoryIds: number[]): Dsl {
   return {
     size: 0,
     track_total_hits: false,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { filterRules, SearchFilters, SORTS } from './filters.ts';
+import { filterRules, SearchFilters, SORTS } from './params.ts';
 
 const Schema = SearchFilters.extend({ sort: z.enum(SORTS).default('relevance') }).superRefine(filterRules);
 

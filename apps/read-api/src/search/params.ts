@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import { queryBool } from '@guest/http-kit';
+import type { Config } from '@guest/config';
+import { cursorParam, limitParam, queryBool } from '@guest/http-kit';
 import { CONTENT_LANGUAGES, LISTING_KINDS } from '@guest/catalog';
+import { CLUSTER_MAX_ZOOM } from '../geo/clusters.ts';
+import type { BBox, LatLon } from '../geo/filters.ts';
 
 /**
  * The shared filter parameters of `GET /v1/search/listings`, `/v1/search/map` and
@@ -61,17 +64,6 @@ const isoDate = z
   }, 'is not a calendar date');
 
 const NUM = String.raw`\s*(-?\d+(?:\.\d+)?)\s*`;
-
-export interface BBox {
-  minLon: number;
-  minLat: number;
-  maxLon: number;
-  maxLat: number;
-}
-export interface LatLon {
-  lat: number;
-  lon: number;
-}
 
 const bbox = z
   .string()
@@ -188,3 +180,63 @@ export function filterRules(f: Partial<Filters> & { sort?: Sort }, ctx: z.Refine
   }
   if (f.sort === 'distance' && !f.near) issue('sort', 'sort=distance needs near');
 }
+
+/** Query of `/v1/search/listings`: the shared filters, the sort and the page. */
+export function feedParams(config: Pick<Config, 'SEARCH_LIMIT_DEFAULT' | 'SEARCH_LIMIT_MAX'>) {
+  return SearchFilters.extend({
+    sort: z.enum(SORTS).default('relevance').meta({
+      description:
+        '`relevance` (with `q`: best match; without: best rated), `price_asc`, `price_desc`, `rating`, `distance` (needs `near`), `new`.',
+    }),
+    limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX),
+    cursor: cursorParam,
+  }).superRefine(filterRules);
+}
+
+/** Query of `/v1/search/map`: the shared filters and the zoom. */
+export const MapParams = SearchFilters.extend({
+  zoom: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(22)
+    .meta({ description: `Map zoom 0 to 22: up to ${CLUSTER_MAX_ZOOM} clusters, beyond that points.` }),
+}).superRefine(filterRules);
+
+/** Query of `/v1/search/count`: the shared filters. */
+export const CountParams = SearchFilters.superRefine(filterRules);
+
+/** `lang` is every route's language parameter; anything else is refused by name. */
+const PRICE_RANGE_ACCEPTED = new Set(['kind', 'currency', 'lang']);
+
+/** Query of `/v1/search/price-range`: only `kind` and `currency`; other filters are refused by name. */
+export const PriceRangeParams = z
+  .looseObject({
+    kind: z.enum(SEARCH_KINDS).optional().meta({ description: 'One kind, or `all`; without it, all five.' }),
+    currency: SearchFilters.shape.currency.meta({
+      description: 'Currency of the answer (default: the base currency); converted through FX rates.',
+    }),
+  })
+  .superRefine((v, ctx) => {
+    for (const key of Object.keys(v)) {
+      if (!PRICE_RANGE_ACCEPTED.has(key)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: 'not accepted here: the price range takes only kind and currency',
+        });
+      }
+    }
+  });
+
+/** Query of `/v1/search/suggest`: what the guest has typed, and optionally one kind. */
+export const SuggestParams = z.object({
+  q: z
+    .string()
+    .transform((v) => v.trim())
+    .pipe(z.string().min(1).max(100))
+    .meta({ description: 'What the guest has typed: names in any of the four languages, prefixes, small typos.' }),
+  kind: z.enum(LISTING_KINDS).optional().meta({
+    description: 'Only listings of this kind, and only places that hold listings of this kind.',
+  }),
+});

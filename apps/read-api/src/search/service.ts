@@ -1,0 +1,268 @@
+import type { Config } from '@guest/config';
+import type { Database } from '@guest/db';
+import { errors, type CursorCodec } from '@guest/http-kit';
+import {
+  BASE_CURRENCY,
+  convertMinor,
+  pickText,
+  type ContentLanguage,
+  type FxTable,
+  type ListingDocument,
+  type ListingKind,
+  type PlaceDocument,
+  type PLACE_LEVELS,
+} from '@guest/catalog';
+import type { SearchEngine } from '@guest/search-engine';
+import { nameIn, toListingCard, type CardSource } from './cards.ts';
+import { CLUSTER_MAX_ZOOM, parseClusters, type ClusterBody } from '../geo/clusters.ts';
+import { favoriteIds } from './favorites.ts';
+import { buildCountRequest, buildFeedRequest, FEED_CURSOR_SCOPE, requestFingerprint, type FeedCursor } from './feed.ts';
+import type { Filters, Sort } from './params.ts';
+import {
+  buildClusterRequest,
+  buildPointsRequest,
+  buildSampledPointsRequest,
+  samplePoints,
+  toMapPoint,
+  type POINT_SOURCE,
+} from './map.ts';
+import {
+  buildHistogramRequest,
+  buildPriceStatsRequest,
+  parseHistogram,
+  priceRangeBody,
+  type PriceRangeBody,
+} from './price-range.ts';
+import type { QueryContext } from './query.ts';
+import type { ListingCardBody } from './schemas.ts';
+import {
+  buildListingSuggestRequest,
+  buildPlaceSuggestRequest,
+  buildPlacesWithKindRequest,
+  type LISTING_SUGGEST_SOURCE,
+  type PLACE_SUGGEST_SOURCE,
+} from './suggest.ts';
+
+/** The latest FX table of the base currency (cached by its owner). */
+export interface FxTableSource {
+  table(): Promise<FxTable>;
+}
+
+/** What the search service needs, given by whoever builds it (the app, a bench, a test). */
+export interface SearchServiceDeps {
+  engine: SearchEngine;
+  /** Aliases of the listings and places indices. */
+  indices: { listings: string; places: string };
+  fx: FxTableSource;
+  cursors: CursorCodec;
+  config: Pick<Config, 'MAP_MAX_POINTS' | 'SEARCH_SUGGEST_LIMIT'>;
+  /** Postgres: the signed-in guest's favorites overlay the feed. */
+  database: Pick<Database, 'pool'>;
+}
+
+export interface FeedRequest extends Filters {
+  sort: Sort;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+export interface FeedPage {
+  items: ListingCardBody[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+export interface MapRequest extends Filters {
+  zoom: number;
+}
+
+export interface MapBody {
+  clusters: ClusterBody[];
+  points: Array<ReturnType<typeof toMapPoint>>;
+  total: number;
+  truncated: boolean;
+}
+
+export interface PriceRangeRequest {
+  kind?: ListingKind | 'all' | undefined;
+  currency?: string | undefined;
+}
+
+type PlaceLevel = (typeof PLACE_LEVELS)[number];
+
+export interface SuggestRequest {
+  q: string;
+  kind?: ListingKind | undefined;
+}
+
+export interface SuggestBody {
+  places: Array<{ id: number; slug: string; name: string; name_full: string | null; level: PlaceLevel }>;
+  listings: Array<{ id: number; kind: ListingKind; title: string; place_name: string }>;
+}
+
+/** Who asks: the answer's language and, when signed in, the account (for `is_favorite`). */
+export interface Viewer {
+  lang: ContentLanguage;
+  accountId?: string | null | undefined;
+}
+
+/** With a kind, this many place candidates are checked for listings of that kind. */
+const PLACE_CANDIDATES_WITH_KIND = 30;
+
+export type SearchService = ReturnType<typeof createSearchService>;
+
+/**
+ * The search of spec 4.7 (feed, map, count, price range, suggest): every engine request of the
+ * `/v1/search/*` routes, and the favorites overlay of the feed. Pure builders (`feed.ts`,
+ * `map.ts`, `price-range.ts`, `suggest.ts`) make the bodies; this runs them and shapes answers.
+ */
+export function createSearchService(deps: SearchServiceDeps) {
+  const { engine, indices, cursors, config } = deps;
+
+  async function queryContext(): Promise<QueryContext> {
+    return { fx: await deps.fx.table(), baseCurrency: BASE_CURRENCY };
+  }
+
+  /** The position a feed cursor carries; 400 on `cursor` when it belongs to other filters or sort. */
+  function feedPosition(cursor: string, fingerprint: string): unknown[] {
+    const c = cursors.decode<FeedCursor>(FEED_CURSOR_SCOPE, cursor);
+    if (!c || c.h !== fingerprint || !Array.isArray(c.a)) {
+      throw errors.validation(
+        'cursor',
+        'The cursor belongs to other filters or another sort; start again without it.',
+        {
+          reason: 'filters_changed',
+        },
+      );
+    }
+    return c.a;
+  }
+
+  /** The places among `places` that hold listings of `kind`, at any depth (their order kept). */
+  async function holdingKind<P extends { id: number }>(places: P[], kind: ListingKind): Promise<P[]> {
+    if (!places.length) return places;
+    const res = await engine.search(
+      indices.listings,
+      buildPlacesWithKindRequest(
+        places.map((p) => p.id),
+        kind,
+      ),
+    );
+    const holding = new Set<number>(
+      (res.aggregations?.places?.buckets ?? []).map((b: { key: number }) => Number(b.key)),
+    );
+    return places.filter((p) => holding.has(p.id));
+  }
+
+  return {
+    /** One page of the feed, cursor-paged with `search_after`; `is_favorite` for a signed-in viewer. */
+    async feed(req: FeedRequest, viewer: Viewer): Promise<FeedPage> {
+      const { sort, limit, cursor, ...filters } = req;
+      const fingerprint = requestFingerprint(filters, sort);
+      const searchAfter = cursor ? feedPosition(cursor, fingerprint) : undefined;
+      const body = buildFeedRequest(filters, await queryContext(), { sort, limit, searchAfter });
+      const res = await engine.search<CardSource>(indices.listings, body);
+      const page = res.hits.slice(0, limit);
+      const hasMore = res.hits.length > limit;
+      const last = page.at(-1);
+      const favorites = viewer.accountId
+        ? await favoriteIds(
+            deps.database.pool,
+            viewer.accountId,
+            page.map((h) => h._source.id),
+          )
+        : null;
+      return {
+        items: page.map((h) => toListingCard(h._source, { lang: viewer.lang, near: filters.near, favorites })),
+        has_more: hasMore,
+        next_cursor:
+          hasMore && last?.sort
+            ? cursors.encode(FEED_CURSOR_SCOPE, { a: last.sort, h: fingerprint } satisfies FeedCursor)
+            : null,
+      };
+    },
+
+    /** Clusters up to `CLUSTER_MAX_ZOOM`, points beyond (sampled over the box when more match). */
+    async map(req: MapRequest): Promise<MapBody> {
+      const { zoom, ...filters } = req;
+      const ctx = await queryContext();
+      const cap = config.MAP_MAX_POINTS;
+      if (zoom <= CLUSTER_MAX_ZOOM) {
+        const res = await engine.search(indices.listings, buildClusterRequest(filters, ctx, zoom, cap));
+        const { clusters, truncated } = parseClusters(res.aggregations, cap);
+        return { clusters, points: [], total: res.total, truncated };
+      }
+      const res = await engine.search<Pick<ListingDocument, (typeof POINT_SOURCE)[number]>>(
+        indices.listings,
+        buildPointsRequest(filters, ctx, cap),
+      );
+      const truncated = res.total > res.hits.length;
+      let docs = res.hits.map((h) => h._source);
+      if (truncated) {
+        const sampled = await engine.search(indices.listings, buildSampledPointsRequest(filters, ctx, zoom, cap));
+        docs = samplePoints(sampled.aggregations, docs, cap);
+      }
+      return { clusters: [], points: docs.map(toMapPoint), total: res.total, truncated };
+    },
+
+    /** How many listings the filters match, without fetching documents. */
+    async count(filters: Filters): Promise<{ count: number }> {
+      return { count: await engine.count(indices.listings, buildCountRequest(filters, await queryContext())) };
+    },
+
+    /** Lowest and highest price of one kind (or all) and the histogram, in `currency`. */
+    async priceRange(req: PriceRangeRequest): Promise<PriceRangeBody> {
+      const kind = req.kind === 'all' ? undefined : req.kind;
+      const fx = await deps.fx.table();
+      const currency = req.currency ?? BASE_CURRENCY;
+      if (convertMinor(100, BASE_CURRENCY, currency, fx) === null) {
+        throw errors.validation('currency', `No exchange rate is known for ${currency}.`, { reason: 'no_rate' });
+      }
+      const statsRes = await engine.search(indices.listings, buildPriceStatsRequest(kind));
+      const stats = {
+        count: statsRes.total,
+        minBase: (statsRes.aggregations?.min?.value as number | null) ?? null,
+        maxBase: (statsRes.aggregations?.max?.value as number | null) ?? null,
+      };
+      let histogram: number[] | null = null;
+      if (stats.count && stats.maxBase) {
+        const res = await engine.search(indices.listings, buildHistogramRequest(kind, stats.maxBase));
+        histogram = parseHistogram(res.aggregations);
+      }
+      return priceRangeBody(stats, histogram, currency, fx);
+    },
+
+    /** Places and listings as the guest types; with a kind, only places that hold listings of it. */
+    async suggest(req: SuggestRequest, lang: ContentLanguage): Promise<SuggestBody> {
+      const { q, kind } = req;
+      const limit = config.SEARCH_SUGGEST_LIMIT;
+      const [placesRes, listingsRes] = await Promise.all([
+        engine.search<Pick<PlaceDocument, (typeof PLACE_SUGGEST_SOURCE)[number]>>(
+          indices.places,
+          buildPlaceSuggestRequest(q, kind ? PLACE_CANDIDATES_WITH_KIND : limit),
+        ),
+        engine.search<Pick<ListingDocument, (typeof LISTING_SUGGEST_SOURCE)[number]>>(
+          indices.listings,
+          buildListingSuggestRequest(q, kind, limit),
+        ),
+      ]);
+      const candidates = placesRes.hits.map((h) => h._source);
+      const places = kind ? await holdingKind(candidates, kind) : candidates;
+      return {
+        places: places.slice(0, limit).map((p) => ({
+          id: p.id,
+          slug: p.slug,
+          name: nameIn(p.name, lang),
+          name_full: nameIn(p.name_full, lang) || null,
+          level: p.level as PlaceLevel,
+        })),
+        listings: listingsRes.hits.map(({ _source: l }) => ({
+          id: l.id,
+          kind: l.kind,
+          title: pickText(l.title, lang, l.original_lang)?.text ?? '',
+          place_name: nameIn(l.place.name, lang),
+        })),
+      };
+    },
+  };
+}
