@@ -45,11 +45,6 @@ export interface SearchEngine {
     body: Dsl,
     pageSize?: number,
   ): AsyncGenerator<Array<{ _id: string; _source: T; _version?: number }>>;
-  /**
-   * @deprecated The vendor client, for the test helpers that still delete their indices with it
-   * (test/support); use the plain operations above (`deleteIndex` takes a pattern). To be removed.
-   */
-  raw: Client;
   close(): Promise<void>;
 }
 
@@ -77,7 +72,6 @@ export interface BulkResult {
 export function createSearchEngine(url: string, opts: { requestTimeoutMs?: number } = {}): SearchEngine {
   const client = new Client({ node: url, requestTimeout: opts.requestTimeoutMs ?? 10_000 });
   return {
-    raw: client,
     async ping(indexPattern) {
       const res = await client.cluster.health({ ...(indexPattern ? { index: indexPattern } : {}), timeout: '2s' });
       const status = (res.body as { status?: string }).status;
