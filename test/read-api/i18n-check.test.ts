@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '@guest/config';
 import { ERROR_CODES } from '@guest/http-kit';
-import { inspectDictionaries } from '../../apps/read-api/src/i18n/dictionaries.ts';
+import { inspectDictionaries } from '@guest/read-api/i18n';
 
 const dirs: string[] = [];
 afterAll(async () => {

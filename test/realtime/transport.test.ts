@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, repoRoot } from '@guest/config';
 import { startGateway, TransportLoadError } from '@guest/realtime';
-import { loadTransport } from '../../apps/realtime/src/transport.ts';
+import { loadTransport } from '@guest/realtime/transport';
 
 /**
  * The gateway's transport counts as loaded only when it really serves: a handshake and an echoed

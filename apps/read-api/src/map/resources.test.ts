@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMapPath } from '../../apps/read-api/src/map/resources.ts';
+import { parseMapPath } from './resources.ts';
 
 const parse = (p: string, maxZoom = 14) => parseMapPath(p, { maxZoom });
 
