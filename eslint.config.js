@@ -1,14 +1,38 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**', 'migrations/**', 'coverage/**', 'tools/**'] },
+  {
+    ignores: ['node_modules/**', '.data/**', 'migrations/**', 'coverage/**', 'tools/**', 'clients/ts/src/generated/**'],
+  },
   ...tseslint.configs.recommended,
   {
+    // Type-aware rules: a promise nobody awaits loses its error (an unhandled rejection ends the
+    // process), and a switch over a union that misses a member fails silently at run time.
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       // The engine client and JSON from the index are untyped at the edges; narrowing happens in zod.
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
+      ],
       'no-console': 'off',
     },
+  },
+  {
+    // Plain JavaScript (configs, the install script) is outside the TypeScript project.
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -87,7 +87,8 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
     // over the length limit) take the same error path as every other error.
     frameworkErrors: (err, req, reply) => {
       reply.header('x-request-id', req.id);
-      return sendError(err, req, reply);
+      // The reply is sent; Fastify wants nothing back from this hook.
+      void sendError(err, req, reply);
     },
     // Errors of Node's HTTP parser (431, unknown method, Content-Length with Transfer-Encoding):
     // the envelope and a request id, written on the socket.

@@ -135,6 +135,9 @@ export function normalizeError(err: unknown, opts: NormalizeOptions = {}): AppEr
     case 'FST_INVALID_JSON_FIELD_ERROR':
     case 'FST_MP_PREMATURE_CLOSE':
       return malformedMultipart();
+    default:
+      // No Fastify code we know: the checks below read the error's class and status.
+      break;
   }
   if (err instanceof Error && MULTIPART_MESSAGES.test(err.message)) return malformedMultipart();
   const dependency = unavailableDependency(err);
