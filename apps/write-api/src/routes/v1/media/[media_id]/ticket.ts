@@ -12,6 +12,7 @@ export default async function mediaTicket(app: FastifyInstance, { services }: Wr
     '/v1/media/:media_id/ticket',
     {
       onRequest: requireAuth({ confirmed: true }),
+      config: { idempotent: true },
       schema: {
         tags: ['media'],
         summary: 'One-time link to a private file',
