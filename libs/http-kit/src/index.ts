@@ -27,3 +27,4 @@ export {
   pageOf,
 } from './schemas.ts';
 export { runHttpServer, packageVersion } from './start.ts';
+export { publicBaseUrl } from './public-url.ts';

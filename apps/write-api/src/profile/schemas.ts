@@ -25,8 +25,9 @@ export const ProfileResponse = z
       .nullable()
       .meta({
         description:
-          'Absolute URL of the avatar, `…/v1/media/{media_id}`: the owner loads it with the bearer token, or with a one-time ' +
-          'ticket (`POST /v1/media/{media_id}/ticket`) where no header can be sent (an image element). A new upload gets a new URL.',
+          'Absolute URL of the avatar (`…/v1/media/avatars/{file}`, on `PUBLIC_BASE_URL`): public and unguessable, so it ' +
+          'works in an image element without a token; immutable (`Cache-Control: public, max-age=31536000, immutable`). ' +
+          'A new upload gets a new URL; a replaced or removed avatar answers 404.',
       }),
     birth_date: z.iso.date().nullable(),
     gender: z.enum(GENDERS).nullable(),

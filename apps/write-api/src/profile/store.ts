@@ -4,7 +4,8 @@ import { schema, type Db, type DbOrTx } from '@guest/db';
 import type { Config } from '@guest/config';
 import type { FileStorage } from '@guest/storage';
 import { errors } from '@guest/http-kit';
-import { mediaUrl } from '../media/urls.ts';
+import { avatarUrl } from '../media/urls.ts';
+import { publicNameOf } from '../media/files.ts';
 import type { ProfileResponse, ProfileUpdate } from './schemas.ts';
 import { normalizeName, normalizeProfileText, RuleProblems, type ProfileTextChanges } from './rules.ts';
 
@@ -67,9 +68,10 @@ async function statusOf(
 
 export async function loadProfile(db: Db, accountId: string, base: string): Promise<Profile> {
   const [row] = await db
-    .select({ a: accounts, p: profiles })
+    .select({ a: accounts, p: profiles, avatarKey: mediaFiles.storageKey })
     .from(accounts)
     .leftJoin(profiles, eq(profiles.accountId, accounts.id))
+    .leftJoin(mediaFiles, and(eq(mediaFiles.id, profiles.avatarMediaId), isNull(mediaFiles.deletedAt)))
     .where(eq(accounts.id, accountId));
   if (!row) throw errors.notFound();
   const restrictions = await db
@@ -84,6 +86,7 @@ export async function loadProfile(db: Db, accountId: string, base: string): Prom
     )
     .orderBy(accountRestrictions.createdAt);
   const { a, p } = row;
+  const avatarName = row.avatarKey ? publicNameOf(row.avatarKey) : null;
   return {
     id: a.id,
     email: a.email,
@@ -91,7 +94,7 @@ export async function loadProfile(db: Db, accountId: string, base: string): Prom
     status: await statusOf(db, a, restrictions.length > 0),
     first_name: a.firstName,
     last_name: a.lastName,
-    avatar_url: p?.avatarMediaId ? mediaUrl(base, p.avatarMediaId) : null,
+    avatar_url: avatarName ? avatarUrl(base, avatarName) : null,
     birth_date: p?.birthDate ?? null,
     gender: (p?.gender as Profile['gender']) ?? null,
     phone: p?.phone ?? null,

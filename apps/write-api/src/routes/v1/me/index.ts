@@ -8,7 +8,7 @@ import type { WriteRouteOptions } from '../../../services.ts';
 
 export default async function meProfile(app: FastifyInstance, { services }: WriteRouteOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const base = (req: Parameters<typeof publicBase>[0]) => publicBase(req, services.config.PUBLIC_BASE_URL);
+  const base = publicBase;
 
   r.get(
     '/v1/me',

@@ -30,7 +30,7 @@ export default async function mediaTicket(app: FastifyInstance, { services }: Wr
       const { ticket, expiresIn, expiresAt } = await services.media.issueTicket(authOf(req), media_id);
       return {
         ticket,
-        url: `${mediaUrl(publicBase(req, config.PUBLIC_BASE_URL), media_id)}?t=${encodeURIComponent(ticket)}`,
+        url: `${mediaUrl(publicBase(req), media_id)}?t=${encodeURIComponent(ticket)}`,
         expires_in: expiresIn,
         expires_at: expiresAt.toISOString(),
       };
