@@ -266,7 +266,7 @@ function replay(reply: FastifyReply, status: number, headers: Record<string, str
   return reply.send(body === null ? undefined : withRequestId(body, id));
 }
 
-function withRequestId(body: string, id: string): string {
+export function withRequestId(body: string, id: string): string {
   if (!body.includes('"request_id"')) return body;
   try {
     const parsed = JSON.parse(body) as Record<string, any>;
