@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readApi } from '@guest/read-api';
 import { writeApi } from '@guest/write-api';
@@ -22,24 +23,33 @@ describe('is_favorite follows PUT and DELETE /v1/me/favorites', () => {
     const ann = await register(t);
     const bob = await register(t);
     const feed = (token: string) => allPages(t, { lang: 'en', limit: 100 }, { token });
-    const before = await feed(ann.tokens.read_access_token);
+    const before = await feed(ann.tokens.access_token);
     expect(before.every((i) => i.is_favorite === false)).toBe(true);
     const s1 = before.find((i) => titleCode(i.title) === 'S1')!;
 
     const put = await http(t.url, 'PUT', `/v1/me/favorites/${s1.id}`, { token: ann.tokens.access_token });
     expect(put.status).toBe(200);
-    const favs = (await feed(ann.tokens.read_access_token)).filter((i) => i.is_favorite).map((i) => i.id);
+    const favs = (await feed(ann.tokens.access_token)).filter((i) => i.is_favorite).map((i) => i.id);
     expect(favs).toEqual([s1.id]);
-    expect((await feed(bob.tokens.read_access_token)).some((i) => i.is_favorite)).toBe(false);
+    expect((await feed(bob.tokens.access_token)).some((i) => i.is_favorite)).toBe(false);
 
     const del = await http(t.url, 'DELETE', `/v1/me/favorites/${s1.id}`, { token: ann.tokens.access_token });
     expect(del.status).toBeLessThan(300);
-    expect((await feed(ann.tokens.read_access_token)).some((i) => i.is_favorite)).toBe(false);
+    expect((await feed(ann.tokens.access_token)).some((i) => i.is_favorite)).toBe(false);
   });
 
-  it('a write-API token is refused by the read API (each audience has its own secret)', async () => {
+  it('the access token of login is the one token search takes (DESIGN G5b); a token of another API is 401', async () => {
     const ann = await register(t);
-    const res = await http(t.url, 'GET', '/v1/search/listings', { token: ann.tokens.access_token });
-    expect(res.status).toBe(401);
+    const signedIn = await http(t.url, 'POST', '/v1/auth/login', {
+      body: { email: ann.email, password: ann.password },
+    });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body).not.toHaveProperty('read_access_token');
+    const res = await http(t.url, 'GET', '/v1/search/listings?limit=1', { token: signedIn.body.access_token });
+    expect(res.status).toBe(200);
+    expect(res.body.items[0]).toHaveProperty('is_favorite', false);
+    const [h, p] = signedIn.body.access_token.split('.');
+    const foreign = `${h}.${p}.${createHmac('sha256', 'host-api-secret-0123456789-0123456789-abc').update(`${h}.${p}`).digest('base64url')}`;
+    expect((await http(t.url, 'GET', '/v1/search/listings?limit=1', { token: foreign })).status).toBe(401);
   });
 });

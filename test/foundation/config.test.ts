@@ -16,18 +16,25 @@ describe('config validated at start-up', () => {
     }
   });
 
-  it('refuses production without its own secrets', () => {
-    expect(() => loadConfig({ APP_ENV: 'production' })).toThrow(/JWT_SECRET_WRITE: must be set in production/);
+  it('refuses production without its own secrets and without PUBLIC_BASE_URL', () => {
+    expect(() => loadConfig({ APP_ENV: 'production' })).toThrow(/JWT_SECRET: must be set in production/);
+    expect(() => loadConfig({ APP_ENV: 'production' })).toThrow(/PUBLIC_BASE_URL: must be set in production/);
     const s = (c: string) => c.repeat(40);
-    expect(() =>
-      loadConfig({
-        APP_ENV: 'production',
-        JWT_SECRET_WRITE: s('a'),
-        JWT_SECRET_READ: s('a'),
-        JWT_SECRET_SOCKET: s('c'),
-        CURSOR_SECRET: s('d'),
-      }),
-    ).toThrow(/each audience needs its own secret/);
+    const production = {
+      APP_ENV: 'production',
+      JWT_SECRET: s('a'),
+      CURSOR_SECRET: s('b'),
+      IDEMPOTENCY_SECRET: s('c'),
+      PUBLIC_BASE_URL: 'https://api.guest.example/',
+    };
+    expect(loadConfig(production).PUBLIC_BASE_URL).toBe('https://api.guest.example');
+    expect(() => loadConfig({ ...production, PUBLIC_BASE_URL: 'api.guest.example' })).toThrow(/PUBLIC_BASE_URL/);
+  });
+
+  it('names the withdrawn per-app token secrets instead of ignoring them (one JWT_SECRET, DESIGN G5b)', () => {
+    for (const name of ['JWT_SECRET_WRITE', 'JWT_SECRET_READ', 'JWT_SECRET_SOCKET']) {
+      expect(() => loadConfig({ [name]: 'x'.repeat(40) })).toThrow(new RegExp(`${name}: no longer read; .*JWT_SECRET`));
+    }
   });
 
   it('stops the server process with a clear message and a non-zero exit', () => {

@@ -25,6 +25,16 @@ describe('error envelope', () => {
     expect(res.headers.get('allow')).toContain('GET');
   });
 
+  it('takes an empty body sent as application/json for no body: a required body is 422, never malformed_json', async () => {
+    for (const rawBody of ['', '  \r\n']) {
+      const res = await http(t.url, 'POST', '/v1/_probe/things', {
+        rawBody,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      });
+      expectEnvelope(res, 422, 'schema_invalid');
+    }
+  });
+
   it('answers malformed JSON with 400 validation_error on the body', async () => {
     const res = await http(t.url, 'POST', '/v1/_probe/things', {
       rawBody: '{"name": "x",',
@@ -132,13 +142,51 @@ describe('Idempotency-Key', () => {
     expect(third.body).toEqual((await firstP).body);
   });
 
-  it('answers 409 key_reused when the key comes back with another body', async () => {
+  it('anonymous: the key is scoped by a digest of the request, so another body with it is another request', async () => {
+    // (Signed in, the key belongs to the account and another body is 409 key_reused: test/write-api/idempotency.)
     const headers = { 'idempotency-key': 'key-reuse-00001' };
     const first = await http(t.url, 'POST', '/v1/_probe/things', { body: { name: 'b', count: 1 }, headers });
     expect(first.status).toBe(201);
     const other = await http(t.url, 'POST', '/v1/_probe/things', { body: { name: 'b', count: 2 }, headers });
-    const e = expectEnvelope(other, 409, 'conflict');
-    expect(e.details.reason).toBe('key_reused');
+    expect(other.status).toBe(201);
+    expect(other.body.id).not.toBe(first.body.id);
+    expect(other.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('accepts the quoted-string form of the key (IETF draft) as the same key', async () => {
+    const before = await count();
+    const body = { name: 'quoted', count: 1 };
+    const bare = await http(t.url, 'POST', '/v1/_probe/things', {
+      body,
+      headers: { 'idempotency-key': 'quoted-key-0001' },
+    });
+    const quoted = await http(t.url, 'POST', '/v1/_probe/things', {
+      body,
+      headers: { 'idempotency-key': '"quoted-key-0001"' },
+    });
+    expect(bare.status).toBe(201);
+    expect(quoted.status).toBe(201);
+    expect(quoted.headers.get('idempotent-replayed')).toBe('true');
+    expect(quoted.body).toEqual(bare.body);
+    expect(await count()).toBe(before + 1);
+    // A quoted key may hold what a bare one cannot (spaces, slashes).
+    const spaced = await http(t.url, 'POST', '/v1/_probe/things', {
+      body,
+      headers: { 'idempotency-key': '"order 17/b, try 1"' },
+    });
+    expect(spaced.status).toBe(201);
+  });
+
+  it('a replay carries the id of the request it answers, in the header', async () => {
+    const headers = { 'idempotency-key': 'key-request-id-1' };
+    const first = await http(t.url, 'POST', '/v1/_probe/things', { body: { name: 'rid', count: 1 }, headers });
+    const second = await http(t.url, 'POST', '/v1/_probe/things', {
+      body: { name: 'rid', count: 1 },
+      headers: { ...headers, 'x-request-id': 'replay-request-0001' },
+    });
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.headers.get('x-request-id')).toBe('replay-request-0001');
+    expect(second.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
   });
 
   it('rejects a malformed key with 400 naming the header', async () => {

@@ -36,7 +36,7 @@ async function signIn(): Promise<{ token: string; accountId: string }> {
      values ($1, md5(random()::text), '127.0.0.1', now() + interval '1 day', now() + interval '30 days') returning id`,
     [account!.id],
   );
-  const token = await signAccessToken(t.config, 'read', { accountId: account!.id, sessionId: session!.id });
+  const token = await signAccessToken(t.config, { accountId: account!.id, sessionId: session!.id });
   return { token, accountId: account!.id };
 }
 

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startGateway, publishToAccount, type Gateway } from '@guest/realtime';
@@ -96,22 +97,24 @@ describe('/v1/ws (spec 5.12, DESIGN G5c, G6a)', () => {
     (opened[0] as PromiseFulfilledResult<Opened>).value.ws.close();
   });
 
-  it('opens with the socket access token, and refuses the write API token (audiences differ)', async () => {
-    const s = await connect(`access_token=${guest.tokens.socket_access_token}`);
+  it('opens with the access token of register/login (one token, DESIGN G5b); a token of another API is 401', async () => {
+    const s = await connect(`access_token=${guest.tokens.access_token}`);
     await s.next('hello');
     s.ws.close();
-    await expect(connect(`access_token=${guest.tokens.access_token}`)).rejects.toMatchObject({ status: 401 });
+    const [h, p] = guest.tokens.access_token.split('.');
+    const foreign = `${h}.${p}.${createHmac('sha256', 'host-api-secret-0123456789-0123456789-abc').update(`${h}.${p}`).digest('base64url')}`;
+    await expect(connect(`access_token=${foreign}`)).rejects.toMatchObject({ status: 401 });
     await expect(connect('')).rejects.toMatchObject({ status: 401 });
     await expect(connect('ticket=not-a-real-ticket-000000000000')).rejects.toMatchObject({ status: 401 });
   });
 
   it('refuses an account whose email is not confirmed', async () => {
     const other = await register(t);
-    await expect(connect(`access_token=${other.tokens.socket_access_token}`)).rejects.toMatchObject({ status: 401 });
+    await expect(connect(`access_token=${other.tokens.access_token}`)).rejects.toMatchObject({ status: 401 });
   });
 
   it('delivers what any process publishes to the account', async () => {
-    const s = await connect(`access_token=${guest.tokens.socket_access_token}`);
+    const s = await connect(`access_token=${guest.tokens.access_token}`);
     await s.next('hello');
     await publishToAccount(t.runtime.redis, t.config.REDIS_KEY_PREFIX, guest.accountId, 'notification.new', { id: 7 });
     const m = await s.next('notification.new');
@@ -124,7 +127,7 @@ describe('/v1/ws (spec 5.12, DESIGN G5c, G6a)', () => {
       body: { email: guest.email, password: guest.password },
     });
     expect(second.status).toBe(200);
-    const s = await connect(`access_token=${second.body.socket_access_token}`);
+    const s = await connect(`access_token=${second.body.access_token}`);
     await s.next('hello');
     const out = await http(t.url, 'POST', '/v1/auth/logout', { token: second.body.access_token });
     expect(out.status).toBe(200);

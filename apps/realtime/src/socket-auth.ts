@@ -10,7 +10,7 @@ select a.email_confirmed_at is not null as email_confirmed
  where s.id = $1 and s.account_id = $2 and s.closed_at is null and s.expires_at > now() and a.status <> 'deleted'`;
 
 /**
- * DESIGN G5c: apps send `access_token` (a token of the socket audience), the web sends a
+ * DESIGN G5c: apps send `access_token` (the access token of the guest API, DESIGN G5b), the web sends a
  * single-use `ticket`. Either way the email must be confirmed (spec 5.12: the socket rechecks it).
  */
 export function socketAuthenticator(runtime: Pick<Runtime, 'config' | 'database' | 'redis'>): SocketAuthenticator {
@@ -29,7 +29,7 @@ export function socketAuthenticator(runtime: Pick<Runtime, 'config' | 'database'
     }
     if (token) {
       try {
-        const auth = await authenticate(runtime, token, 'socket');
+        const auth = await authenticate(runtime, token);
         if (!auth.emailConfirmed) return null;
         return { accountId: auth.accountId, sessionId: auth.sessionId };
       } catch (err) {

@@ -35,6 +35,7 @@ import meTransactions from './routes/v1/me/transactions/index.ts';
 import meTransaction from './routes/v1/me/transactions/[tx_id].ts';
 import mediaTicket from './routes/v1/media/[media_id]/ticket.ts';
 import mediaFile from './routes/v1/media/[media_id].ts';
+import avatarFile from './routes/v1/media/avatars/[file].ts';
 import devices from './routes/v1/devices.ts';
 import notificationsRead from './routes/v1/notifications/read.ts';
 import dialogRead from './routes/v1/chats/dialogs/[id]/read.ts';
@@ -74,6 +75,7 @@ const routes = [
   meTransaction,
   mediaTicket,
   mediaFile,
+  avatarFile,
   devices,
   notificationsRead,
   dialogRead,

@@ -1,6 +1,6 @@
 import type { Runtime } from '@guest/runtime';
 import type { RESTRICTION_KINDS, ACCOUNT_STATUSES } from '@guest/db/schema';
-import { InvalidTokenError, verifyAccessToken, type Audience } from './tokens.ts';
+import { InvalidTokenError, verifyAccessToken } from './tokens.ts';
 
 export type RestrictionKind = (typeof RESTRICTION_KINDS)[number];
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
@@ -55,31 +55,33 @@ export async function sessionState(
 }
 
 /**
- * Verifies an access token for `audience` and that its session is still open: a token of a
- * closed session fails at once, not when it expires (spec 5.4, 5.6). For HTTP guards and for
- * the realtime gateway (`access_token` query parameter).
+ * Verifies an access token of the guest audience and that its session is still open: a token of
+ * a closed session fails at once, not when it expires (spec 5.4, 5.6). For HTTP guards and for
+ * the realtime gateway (`access_token` query parameter). A use moves the session's `last_used_at`
+ * (and its address, when known), at most once a minute.
  */
 export async function authenticate(
   runtime: Pick<Runtime, 'config' | 'database'>,
   token: string,
-  audience: Audience,
-  seenFrom?: { ip: string },
+  seenFrom?: { ip?: string },
 ): Promise<AuthContext> {
   let claims;
   try {
-    claims = await verifyAccessToken(runtime.config, token, audience);
+    claims = await verifyAccessToken(runtime.config, token);
   } catch (err) {
     throw new AuthError(err instanceof InvalidTokenError ? err.reason : 'invalid');
   }
   const state = await sessionState(runtime, claims.accountId, claims.sessionId);
   if (!state) throw new AuthError('session_closed');
-  if (state.stale && seenFrom) {
-    // "Last used" is kept to the minute for the sessions list; a failed update must not fail the call.
-    runtime.database.pool
-      .query('update sessions set last_used_at = now(), ip = $2 where id = $1 and closed_at is null', [
-        claims.sessionId,
-        seenFrom.ip,
-      ])
+  if (state.stale) {
+    // "Last used" is kept to the minute for the sessions list; awaited, so the next request
+    // (a sessions list right after) sees it, but a failed update must not fail the call.
+    await runtime.database.pool
+      .query(
+        `update sessions set last_used_at = now(), ip = coalesce($2, ip)
+          where id = $1 and closed_at is null and last_used_at < now() - interval '60 seconds'`,
+        [claims.sessionId, seenFrom?.ip ?? null],
+      )
       .catch(() => {});
   }
   return {

@@ -1,7 +1,6 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { AppError } from '@guest/http-kit';
 import { AuthError, authenticate, type AuthContext, type RestrictionKind } from './authenticate.ts';
-import type { Audience } from './tokens.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,8 +14,12 @@ export interface GuardOptions {
   confirmed?: boolean;
   /** 403 `account_restricted` while any of these restrictions is active. */
   restrictions?: RestrictionKind[];
-  /** Which API's secret the token must be signed with; `write` unless told. */
-  audience?: Audience;
+  /**
+   * @deprecated Ignored. Wave 1 gave each app its own audience; now every app of the guest API
+   * accepts the one guest access token (DESIGN G5b). Kept so that callers still passing
+   * `{ audience: 'read' }` compile; drop the argument when you touch such a caller.
+   */
+  audience?: 'guest' | 'write' | 'read' | 'socket';
 }
 
 /** OpenAPI security requirement of a signed-in route. */
@@ -41,9 +44,9 @@ function unauthorized(reason: string): AppError {
   return new AppError('unauthorized', message, { reason }, { 'www-authenticate': 'Bearer' });
 }
 
-async function identify(req: FastifyRequest, token: string, audience: Audience): Promise<AuthContext> {
+async function identify(req: FastifyRequest, token: string): Promise<AuthContext> {
   try {
-    return await authenticate(req.server.runtime, token, audience, { ip: req.ip });
+    return await authenticate(req.server.runtime, token, { ip: req.ip });
   } catch (err) {
     if (err instanceof AuthError) throw unauthorized(err.reason);
     throw err;
@@ -65,12 +68,11 @@ function enforce(auth: AuthContext, opts: GuardOptions): void {
  * `req.auth` before the per-actor rate limit and idempotency scope read them.
  */
 export function requireAuth(opts: GuardOptions = {}): onRequestAsyncHookHandler {
-  const audience = opts.audience ?? 'write';
   return async (req) => {
     const token = bearerToken(req);
     if (token === null) throw unauthorized('missing');
     if (!token) throw unauthorized('invalid');
-    const auth = await identify(req, token, audience);
+    const auth = await identify(req, token);
     req.auth = auth;
     req.actorId = auth.accountId;
     enforce(auth, opts);
@@ -81,14 +83,13 @@ export function requireAuth(opts: GuardOptions = {}): onRequestAsyncHookHandler 
  * For routes where sign-in is optional (e.g. the feed with `is_favorite`): anonymous without a
  * header; a header that is present but bad is still 401, so a client learns to refresh.
  */
-export function optionalAuth(opts: Omit<GuardOptions, 'confirmed' | 'restrictions'> = {}): onRequestAsyncHookHandler {
-  const audience = opts.audience ?? 'write';
+export function optionalAuth(_opts: Omit<GuardOptions, 'confirmed' | 'restrictions'> = {}): onRequestAsyncHookHandler {
   return async (req) => {
     const token = bearerToken(req);
     req.auth = null;
     if (token === null) return;
     if (!token) throw unauthorized('invalid');
-    const auth = await identify(req, token, audience);
+    const auth = await identify(req, token);
     req.auth = auth;
     req.actorId = auth.accountId;
   };

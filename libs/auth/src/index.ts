@@ -1,11 +1,10 @@
 export {
-  AUDIENCES,
+  GUEST_AUDIENCE,
   signAccessToken,
   verifyAccessToken,
   randomToken,
   hashToken,
   InvalidTokenError,
-  type Audience,
   type AccessClaims,
 } from './tokens.ts';
 export {

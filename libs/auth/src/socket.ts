@@ -9,7 +9,7 @@ export interface SocketIdentity {
 }
 
 /**
- * Who opens `/v1/ws` (DESIGN G5c): apps send `access_token` (socket audience), the web sends a
+ * Who opens `/v1/ws` (DESIGN G5c): apps send `access_token` (the guest API's access token), the web sends a
  * one-time `ticket`. Either way the session must be open, the email confirmed (the socket
  * rechecks it, spec 5.12) and sign-in not restricted; anything else is null (401 at upgrade).
  */
@@ -19,7 +19,7 @@ export function createSocketAuthenticator(runtime: Pick<Runtime, 'config' | 'dat
     const ticket = query.get('ticket');
     if (token) {
       try {
-        const auth = await authenticate(runtime, token, 'socket');
+        const auth = await authenticate(runtime, token);
         return auth.emailConfirmed && !auth.restrictions.includes('login')
           ? { accountId: auth.accountId, sessionId: auth.sessionId }
           : null;

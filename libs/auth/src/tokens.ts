@@ -3,38 +3,27 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Config } from '@guest/config';
 
 /**
- * DESIGN G5b: one signing secret per audience, so a token of one API fails signature
- * verification at another (spec 5.5) instead of depending on a permission check.
+ * DESIGN G5b: one access token for the whole guest API. The write API, the read API and the
+ * socket all accept tokens of the guest audience, signed with its one secret (`JWT_SECRET`). Other
+ * APIs of the marketplace (a host or an admin API, spec 5.5) have their own audience and key, so
+ * their tokens fail signature verification here instead of depending on a permission check.
+ *
+ * Symmetric (HS256) on purpose: the three apps are ours and deploy with the same secret store;
+ * a key pair would only pay off once a party that must not sign tokens has to verify them.
  */
-export const AUDIENCES = ['write', 'read', 'socket'] as const;
-export type Audience = (typeof AUDIENCES)[number];
+export const GUEST_AUDIENCE = 'guest-api';
 
-const AUDIENCE_CLAIM: Record<Audience, string> = {
-  write: 'guest-write-api',
-  read: 'guest-read-api',
-  socket: 'guest-socket',
-};
-
-type TokenConfig = Pick<
-  Config,
-  'JWT_SECRET_WRITE' | 'JWT_SECRET_READ' | 'JWT_SECRET_SOCKET' | 'TOKEN_ISSUER' | 'ACCESS_TOKEN_TTL_S'
->;
+type TokenConfig = Pick<Config, 'JWT_SECRET' | 'TOKEN_ISSUER' | 'ACCESS_TOKEN_TTL_S'>;
 
 export interface AccessClaims {
   accountId: string;
   sessionId: string;
-  audience: Audience;
   expiresAt: Date;
 }
 
 const keyCache = new Map<string, Uint8Array>();
-function keyFor(config: TokenConfig, audience: Audience): Uint8Array {
-  const secret =
-    audience === 'write'
-      ? config.JWT_SECRET_WRITE
-      : audience === 'read'
-        ? config.JWT_SECRET_READ
-        : config.JWT_SECRET_SOCKET;
+function keyFor(config: TokenConfig): Uint8Array {
+  const secret = config.JWT_SECRET;
   let key = keyCache.get(secret);
   if (!key) {
     key = new TextEncoder().encode(secret);
@@ -43,9 +32,9 @@ function keyFor(config: TokenConfig, audience: Audience): Uint8Array {
   return key;
 }
 
+/** The access token of a session: accepted by every app of the guest API, `/v1/ws` included. */
 export async function signAccessToken(
   config: TokenConfig,
-  audience: Audience,
   claims: { accountId: string; sessionId: string },
   now: Date = new Date(),
 ): Promise<string> {
@@ -53,12 +42,12 @@ export async function signAccessToken(
   return new SignJWT({ sid: claims.sessionId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuer(config.TOKEN_ISSUER)
-    .setAudience(AUDIENCE_CLAIM[audience])
+    .setAudience(GUEST_AUDIENCE)
     .setSubject(claims.accountId)
     .setIssuedAt(iat)
     .setExpirationTime(iat + config.ACCESS_TOKEN_TTL_S)
     .setJti(randomUUID())
-    .sign(keyFor(config, audience));
+    .sign(keyFor(config));
 }
 
 export class InvalidTokenError extends Error {
@@ -72,22 +61,22 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Checks signature (HS256 only: `none`, RS256 and every other algorithm are refused before any
- * key is used), issuer, audience and expiry. Does NOT check that the session is still open:
- * `authenticate` does that.
+ * key is used), issuer, the guest audience and expiry. Does NOT check that the session is still
+ * open: `authenticate` does that.
  */
-export async function verifyAccessToken(config: TokenConfig, token: string, audience: Audience): Promise<AccessClaims> {
+export async function verifyAccessToken(config: TokenConfig, token: string): Promise<AccessClaims> {
   try {
-    const { payload } = await jwtVerify(token, keyFor(config, audience), {
+    const { payload } = await jwtVerify(token, keyFor(config), {
       algorithms: ['HS256'],
       issuer: config.TOKEN_ISSUER,
-      audience: AUDIENCE_CLAIM[audience],
+      audience: GUEST_AUDIENCE,
       requiredClaims: ['sub', 'sid', 'exp', 'iat', 'jti'],
     });
     const sid = payload.sid;
     if (typeof payload.sub !== 'string' || !UUID.test(payload.sub) || typeof sid !== 'string' || !UUID.test(sid)) {
       throw new InvalidTokenError('invalid');
     }
-    return { accountId: payload.sub, sessionId: sid, audience, expiresAt: new Date(payload.exp! * 1000) };
+    return { accountId: payload.sub, sessionId: sid, expiresAt: new Date(payload.exp! * 1000) };
   } catch (err) {
     if (err instanceof InvalidTokenError) throw err;
     if (err instanceof joseErrors.JWTExpired) throw new InvalidTokenError('expired');

@@ -15,13 +15,14 @@ export class ConfigError extends Error {
   }
 }
 
-const SECRETS = [
-  'JWT_SECRET_WRITE',
-  'JWT_SECRET_READ',
-  'JWT_SECRET_SOCKET',
-  'CURSOR_SECRET',
-  'IDEMPOTENCY_SECRET',
-] as const;
+const SECRETS = ['JWT_SECRET', 'CURSOR_SECRET', 'IDEMPOTENCY_SECRET'] as const;
+
+/** Settings that are no longer read; naming one is a mistake worth a clear message, not silence. */
+const WITHDRAWN: Record<string, string> = {
+  JWT_SECRET_WRITE: 'one access token serves the whole guest API now (DESIGN G5b): set JWT_SECRET',
+  JWT_SECRET_READ: 'one access token serves the whole guest API now (DESIGN G5b): set JWT_SECRET',
+  JWT_SECRET_SOCKET: 'one access token serves the whole guest API now (DESIGN G5b): set JWT_SECRET',
+};
 
 /**
  * Builds the configuration from the environment, the stack file and explicit overrides
@@ -46,10 +47,12 @@ export function loadConfig(
     for (const name of SECRETS) {
       if (cfg[name] === DEV_SECRET) problems.push(`${name}: must be set in production`);
     }
-    const audienceSecrets = new Set([cfg.JWT_SECRET_WRITE, cfg.JWT_SECRET_READ, cfg.JWT_SECRET_SOCKET]);
-    if (audienceSecrets.size < 3) {
-      problems.push('JWT_SECRET_WRITE, JWT_SECRET_READ, JWT_SECRET_SOCKET: each audience needs its own secret');
-    }
+    // DESIGN section 6: absolute URLs (avatars, map resources, the origin of /v1/nodes) come
+    // from here, never from a client's Host header.
+    if (!cfg.PUBLIC_BASE_URL) problems.push('PUBLIC_BASE_URL: must be set in production');
+  }
+  for (const [name, why] of Object.entries(WITHDRAWN)) {
+    if (merged[name] !== undefined) problems.push(`${name}: no longer read; ${why}`);
   }
   if (cfg.SEARCH_LIMIT_DEFAULT > cfg.SEARCH_LIMIT_MAX) {
     problems.push('SEARCH_LIMIT_DEFAULT: must not exceed SEARCH_LIMIT_MAX');
@@ -59,6 +62,7 @@ export function loadConfig(
   }
   if (problems.length) throw new ConfigError(problems);
 
+  if (cfg.PUBLIC_BASE_URL) cfg.PUBLIC_BASE_URL = cfg.PUBLIC_BASE_URL.replace(/\/+$/, '');
   // Relative directories are taken from the repository root, not from the caller's cwd.
   cfg.STORAGE_DIR = path.resolve(repoRoot, cfg.STORAGE_DIR);
   cfg.MAILBOX_DIR = path.resolve(repoRoot, cfg.MAILBOX_DIR);

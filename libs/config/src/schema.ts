@@ -91,7 +91,13 @@ export const envSchema = z.object({
   APP_ENV: z.enum(['development', 'test', 'production']).default('development'),
   HOST: z.string().default('127.0.0.1'),
   PORT: int(8080, 0, 65535),
-  PUBLIC_BASE_URL: z.string().optional(),
+  /**
+   * The base URL clients reach this API at (scheme, host, optional port and path prefix), for the
+   * absolute URLs it hands out (`avatar_url`, `/v1/config` map resources, `/v1/nodes` origin);
+   * never taken from a request's Host header. Required in production; elsewhere
+   * `http://HOST:PORT` (the address the server listens on).
+   */
+  PUBLIC_BASE_URL: url(['http:', 'https:']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: trustProxy,
 
@@ -116,9 +122,11 @@ export const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Guest API <no-reply@localhost>'),
 
-  JWT_SECRET_WRITE: secret,
-  JWT_SECRET_READ: secret,
-  JWT_SECRET_SOCKET: secret,
+  /**
+   * Signs and verifies the access tokens of the guest API (audience `guest-api`, DESIGN G5b): the
+   * write API, the read API and the socket gateway share it, deployed together or alone.
+   */
+  JWT_SECRET: secret,
   CURSOR_SECRET: secret,
   /** Encrypts the replies kept for `Idempotency-Key` (they can hold tokens) and keys their request digests. */
   IDEMPOTENCY_SECRET: secret,

@@ -1,11 +1,16 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, lt, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { schema, type Db } from '@guest/db';
 import { AppError, errors } from './errors/app-error.ts';
 
 const { idempotencyKeys } = schema;
 const KEY_FORMAT = /^[A-Za-z0-9._:-]{8,200}$/;
+// The IETF draft makes the key a Structured Field string: `"…"`, printable ASCII, with `\"` and `\\`.
+const QUOTED_KEY = /^"((?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\]){8,200})"$/;
+const KEY_RULE =
+  'Idempotency-Key must be 8 to 200 characters of A-Z a-z 0-9 . _ : -, or a quoted string of 8 to 200 printable ASCII characters.';
 // An in-flight row older than this belongs to a request that died with its process; a repeat
 // may take it over instead of waiting a whole day for it to expire.
 const ABANDONED_AFTER_MS = 60_000;
@@ -101,10 +106,13 @@ function unseal(keys: IdemKeys, scope: string, key: string, stored: string): str
 }
 
 /**
- * `Idempotency-Key` for creating routes (route config `idempotent: true`). The first request
- * with a key claims it in Postgres; a repeat with the same body replays the stored status and
- * body; a repeat while the first is still running, or with another body, is 409 `conflict`
- * (`details.reason` = `in_flight` or `key_reused`). 5xx answers are not stored, so a retry runs.
+ * `Idempotency-Key` for creating routes (route config `idempotent: true`; DESIGN section 6). The
+ * first request with a key claims it in Postgres; a repeat with the same body replays the stored
+ * status and body (with the repeat's own request id); a repeat while the first is still running,
+ * or (signed in) with another body, is 409 `conflict` (`details.reason` = `in_flight` or
+ * `key_reused`). A signed-in key belongs to the actor; an anonymous one to the key plus a keyed
+ * digest of the request. Only answers below 400 are stored: a refused request (4xx) changed
+ * nothing, and a 5xx is retried, so either runs again with the same key.
  *
  * Nothing replayable is kept in the clear: the stored body is sealed with AES-256-GCM under a key
  * derived from `IDEMPOTENCY_SECRET` (bound to the row's scope and key), the request digest is an
@@ -113,16 +121,19 @@ function unseal(keys: IdemKeys, scope: string, key: string, stored: string): str
  */
 export function registerIdempotency(app: FastifyInstance, db: Db, ttlHours: number): void {
   const keys = deriveKeys(app.runtime.config.IDEMPOTENCY_SECRET);
+  declareIdempotencyHeader(app);
 
   app.addHook('preHandler', async (req, reply) => {
     if (!req.routeOptions.config?.idempotent) return;
-    const header = req.headers['idempotency-key'];
-    if (header === undefined) return;
-    if (typeof header !== 'string' || !KEY_FORMAT.test(header)) {
-      throw errors.validation('Idempotency-Key', 'Idempotency-Key must be 8 to 200 characters of A-Z a-z 0-9 . _ : -');
-    }
-    const scope = req.actorId ? `actor:${req.actorId}` : `ip:${req.ip}`;
+    const raw = req.headers['idempotency-key'];
+    if (raw === undefined) return;
+    const header = parseKey(raw);
+    if (header === null) throw errors.validation('Idempotency-Key', KEY_RULE);
     const hash = requestHash(req, keys);
+    // Signed in: the actor's key, so a reuse with another request is told apart (409). Anonymous:
+    // the key together with the (keyed) digest of the request, never the client's address, so a
+    // phone that moves from Wi-Fi to LTE still gets its replay.
+    const scope = req.actorId ? `actor:${req.actorId}` : `anon:${hash}`;
     const now = new Date();
     const expiresAt = new Date(now.getTime() + ttlHours * 3_600_000);
 
@@ -188,7 +199,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, ttlHours: numb
         continue;
       }
       req.idempotency = { role: 'replay', scope, key: header };
-      return replay(reply, row.responseStatus ?? 200, row.responseHeaders ?? {}, body);
+      return replay(reply, row.responseStatus ?? 200, row.responseHeaders ?? {}, body, req.id);
     }
     throw new AppError('conflict', 'Could not claim the Idempotency-Key; try again.', { reason: 'in_flight' });
   });
@@ -197,7 +208,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db, ttlHours: numb
     const st = req.idempotency;
     if (!st || st.role !== 'owner') return payload;
     const where = and(eq(idempotencyKeys.scope, st.scope), eq(idempotencyKeys.key, st.key));
-    if (reply.statusCode >= 500 || (typeof payload !== 'string' && payload !== null && payload !== undefined)) {
+    // Only answers with an effect are kept: a request refused by validation or by a rule (4xx)
+    // changed nothing, so the corrected request with the same key runs; 5xx are retried.
+    if (reply.statusCode >= 400 || (typeof payload !== 'string' && payload !== null && payload !== undefined)) {
       await db.delete(idempotencyKeys).where(where);
       return payload;
     }
@@ -235,9 +248,68 @@ export function registerIdempotency(app: FastifyInstance, db: Db, ttlHours: numb
   });
 }
 
-function replay(reply: FastifyReply, status: number, headers: Record<string, string>, body: string | null) {
+/** The key of the header: a bare token, or the draft's quoted string (unescaped); null when malformed. */
+export function parseKey(raw: string | string[]): string | null {
+  if (typeof raw !== 'string') return null;
+  const value = raw.trim();
+  if (KEY_FORMAT.test(value)) return value;
+  const quoted = QUOTED_KEY.exec(value);
+  return quoted ? quoted[1]!.replace(/\\(["\\])/g, '$1') : null;
+}
+
+/**
+ * Replays a stored answer under the current request: its id is in `X-Request-Id` (set on every
+ * answer) and in the body wherever the body names one (an error envelope's `request_id`).
+ */
+function replay(reply: FastifyReply, status: number, headers: Record<string, string>, body: string | null, id: string) {
   reply.code(status).headers(headers).header('idempotent-replayed', 'true');
-  return reply.send(body ?? undefined);
+  return reply.send(body === null ? undefined : withRequestId(body, id));
+}
+
+export function withRequestId(body: string, id: string): string {
+  if (!body.includes('"request_id"')) return body;
+  try {
+    const parsed = JSON.parse(body) as Record<string, any>;
+    if (parsed && typeof parsed === 'object') {
+      if (parsed.error && typeof parsed.error === 'object' && 'request_id' in parsed.error)
+        parsed.error.request_id = id;
+      if ('request_id' in parsed) parsed.request_id = id;
+      return JSON.stringify(parsed);
+    }
+  } catch {
+    // Not JSON: replayed as stored.
+  }
+  return body;
+}
+
+/** The header as an OpenAPI parameter of every creating operation. */
+const IdempotencyHeaders = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; ' +
+        'anonymous: with the same request) within the retention period replays the first answer ' +
+        '(`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9 . _ : -`, or the ' +
+        'same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. ' +
+        '409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).',
+      example: '7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f',
+    }),
+});
+
+/**
+ * Declares the header on every creating route (`config.idempotent`) for the OpenAPI document. The
+ * schema accepts any string (the hook checks the format with its own message) and keeps every
+ * other header (`looseObject`).
+ */
+export function declareIdempotencyHeader(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (!(route.config as { idempotent?: boolean } | undefined)?.idempotent) return;
+    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    const own = schema.headers as z.ZodObject | undefined;
+    schema.headers = own instanceof z.ZodObject ? own.extend(IdempotencyHeaders.shape).loose() : IdempotencyHeaders;
+  });
 }
 
 /** Removes expired keys; run periodically by the worker. */

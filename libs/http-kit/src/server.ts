@@ -16,6 +16,7 @@ import { negotiateLanguage, type Lang } from './language.ts';
 import { createCursorCodec, type CursorCodec } from './cursor.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { registerIdempotency } from './idempotency.ts';
+import { registerJsonBody } from './json-body.ts';
 import { registerHealth } from './health.ts';
 import { registerOpenApi } from './openapi.ts';
 import { trackRoutes } from './method-not-allowed.ts';
@@ -149,6 +150,7 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
   registerIdempotency(app, runtime.database.db, config.IDEMPOTENCY_TTL_H);
 
   app.setErrorHandler(sendError);
+  registerJsonBody(app);
 
   app.setNotFoundHandler((req, reply) => {
     const allowed = allowedMethods(req.method, req.url);

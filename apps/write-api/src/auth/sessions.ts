@@ -43,21 +43,13 @@ export async function tokenPair(
   sessionId: string,
   refreshToken: string,
 ): Promise<TokenPair> {
-  const now = clock.now();
-  const claims = { accountId, sessionId };
-  const [write, read, socket] = await Promise.all([
-    signAccessToken(config, 'write', claims, now),
-    signAccessToken(config, 'read', claims, now),
-    signAccessToken(config, 'socket', claims, now),
-  ]);
+  const accessToken = await signAccessToken(config, { accountId, sessionId }, clock.now());
   return {
-    access_token: write,
+    access_token: accessToken,
     refresh_token: refreshToken,
     token_type: 'Bearer',
     expires_in: config.ACCESS_TOKEN_TTL_S,
     session_id: sessionId,
-    read_access_token: read,
-    socket_access_token: socket,
   };
 }
 

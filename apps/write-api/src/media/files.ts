@@ -27,9 +27,37 @@ async function lockProfile(dbTx: DbOrTx, accountId: string): Promise<void> {
 }
 
 /**
+ * The public name of an avatar (issue 10 point 5): 64 hex digits, the file's random id (122
+ * random bits: unguessable) followed by the first half of the SHA-256 of its bytes (content
+ * addressed). A new upload is a new file with a new name, so a URL is immutable.
+ */
+export function avatarName(mediaId: string, data: Buffer): string {
+  return `${mediaId.replace(/-/g, '')}${createHash('sha256').update(data).digest('hex').slice(0, 32)}`;
+}
+
+/** The public name of a stored avatar, from its storage key (`avatars/<name>.jpg`). */
+export function publicNameOf(storageKey: string): string | null {
+  return /^avatars\/([0-9a-f-]{32,})\.jpg$/.exec(storageKey)?.[1]?.replace(/-/g, '') ?? null;
+}
+
+const NAME = /^([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})(?:[0-9a-f]{32})?$/;
+
+/**
+ * The live avatar of that public name, or undefined: the name must be exactly that of a file that
+ * is an avatar and not deleted (a replaced or removed avatar is gone).
+ */
+export async function publicAvatar(db: Db, name: string): Promise<MediaFile | undefined> {
+  const m = NAME.exec(name);
+  if (!m) return undefined;
+  const file = await findFile(db, m.slice(1, 6).join('-'));
+  if (!file || file.deletedAt || file.purpose !== 'avatar') return undefined;
+  return publicNameOf(file.storageKey) === name ? file : undefined;
+}
+
+/**
  * Stores a processed avatar as a new file and points the profile at it; the previous avatar is
- * marked deleted and its bytes removed after the commit. A new upload always has a new id, so
- * its URL never serves a stale cached picture.
+ * marked deleted and its bytes removed after the commit. Returns the new avatar's public name: a
+ * new upload always has a new one, so its URL never serves a stale cached picture.
  */
 export async function replaceAvatar(
   db: Db,
@@ -38,7 +66,7 @@ export async function replaceAvatar(
   image: ProcessedImage,
 ): Promise<string> {
   const id = randomUUID();
-  const key = `avatars/${id}.jpg`;
+  const key = `avatars/${avatarName(id, image.data)}.jpg`;
   await storage.put(key, image.data);
   let oldKeys: string[];
   try {
@@ -72,7 +100,7 @@ export async function replaceAvatar(
     throw err;
   }
   await Promise.all(oldKeys.map((k) => storage.delete(k)));
-  return id;
+  return publicNameOf(key)!;
 }
 
 /** Removes the avatar (idempotent): the profile points nowhere, the file is deleted. */

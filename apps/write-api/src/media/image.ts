@@ -3,15 +3,15 @@ import decodeHeic from 'heic-decode';
 import { errors } from '@guest/http-kit';
 
 /**
- * The avatar pipeline, kept out of the route: recognise the real type from the bytes, refuse
- * anything that is not what it claims, refuse decompression bombs before decoding, then decode
+ * The avatar pipeline, kept out of the route: recognise the real type from the bytes (whatever
+ * the upload claims), refuse decompression bombs before decoding, then decode
  * (HEIC through libheif, since sharp's libvips lacks HEVC) and re-encode with sharp. The output
  * is a fresh JPEG: no EXIF (GPS included), no XMP, no IPTC, no ICC profile; orientation applied.
  */
 export const IMAGE_KINDS = ['jpeg', 'png', 'webp', 'heic'] as const;
 export type ImageKind = (typeof IMAGE_KINDS)[number];
 
-/** Declared content types a client may send for each kind. */
+/** Declared content types and the kind each names (a hint: the bytes decide). */
 const DECLARED: Record<string, ImageKind> = {
   'image/jpeg': 'jpeg',
   'image/jpg': 'jpeg',
@@ -100,30 +100,18 @@ async function decodeHeicToSharp(input: Buffer, limits: ImageLimits): Promise<Sh
 }
 
 /**
- * Checks and re-encodes an uploaded avatar. `declaredType` is the part's Content-Type: it must
- * name an accepted kind and agree with the bytes. Every refusal is 400 `validation_error` on
- * `file` with a `reason`: `unsupported_type`, `type_mismatch`, `too_many_pixels`, `corrupt`.
+ * Checks and re-encodes an uploaded avatar. The kind comes from the bytes (magic numbers): the
+ * part's declared Content-Type is a hint only, never a reason to refuse a real JPEG, PNG, WebP or
+ * HEIC (curl and Flutter send `application/octet-stream`). Every refusal is 400
+ * `validation_error` on `file` with a `reason`: `unsupported_type`, `too_many_pixels`, `corrupt`.
  */
 export async function processAvatar(
   input: Buffer,
-  declaredType: string | undefined,
+  _declaredType: string | undefined,
   limits: ImageLimits,
 ): Promise<ProcessedImage> {
   const actual = sniffImage(input);
   if (!actual) throw reject('unsupported_type', 'The file is not a JPEG, PNG, HEIC or WebP image.');
-  const declared = declaredKind(declaredType);
-  if (!declared) {
-    throw reject(
-      'unsupported_type',
-      `Content type ${declaredType ?? '(none)'} is not accepted; send image/jpeg, image/png, image/heic or image/webp.`,
-    );
-  }
-  if (declared !== actual) {
-    throw reject('type_mismatch', `The file is declared as ${declaredType} but its content is ${actual}.`, {
-      declared: declaredType,
-      actual,
-    });
-  }
 
   const pixelLimit = limits.maxMegapixels * 1_000_000;
   let pipeline: Sharp;

@@ -27,7 +27,7 @@ export const AvatarUploadRequest = z
     file: z.custom<unknown>().meta({
       type: 'string',
       format: 'binary',
-      description: 'JPEG, PNG, HEIC or WebP, with a matching Content-Type.',
+      description: 'JPEG, PNG, HEIC or WebP, recognised by its bytes; the declared Content-Type is a hint only.',
     }),
   })
   .meta({ id: 'AvatarUploadRequest' });

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { errors } from '@guest/http-kit';
 import type { WriteDeps } from '../deps.ts';
-import { issueTicket, readableFile, removeAvatar, replaceAvatar, spendTicket } from './files.ts';
+import { issueTicket, publicAvatar, readableFile, removeAvatar, replaceAvatar, spendTicket } from './files.ts';
 import { processAvatar } from './image.ts';
 import type { UploadedFile } from './upload.ts';
 
@@ -13,7 +13,7 @@ export function createMediaService({ database, storage, config, clock }: MediaDe
   return {
     /**
      * Checks and re-encodes an uploaded picture (metadata stripped) and makes it the account's
-     * avatar; returns the new file's id (a new URL on every upload).
+     * avatar; returns the new avatar's public name (a new URL on every upload).
      */
     async replaceAvatar(accountId: string, upload: UploadedFile): Promise<string> {
       const image = await processAvatar(upload.data, upload.mimetype, {
@@ -22,6 +22,17 @@ export function createMediaService({ database, storage, config, clock }: MediaDe
         jpegQuality: config.AVATAR_JPEG_QUALITY,
       });
       return replaceAvatar(db, storage, accountId, image);
+    },
+
+    /**
+     * A public avatar by its name, for anyone who has the URL (an image element sends no token);
+     * a replaced or removed one, and any other name, is 404.
+     */
+    async openAvatar(name: string): Promise<{ contentType: string; size: number; stream: Readable }> {
+      const file = await publicAvatar(db, name);
+      const stored = file ? await storage.get(file.storageKey) : null;
+      if (!file || !stored) throw errors.notFound();
+      return { contentType: file.contentType, size: stored.size, stream: stored.stream };
     },
 
     /** Removes the avatar (idempotent). */

@@ -1,4 +1,4 @@
-import { errors } from '@guest/http-kit';
+import { AppError, errors } from '@guest/http-kit';
 import { LANGUAGES } from '@guest/http-kit';
 import { ISO_COUNTRY_CODES } from './countries.ts';
 
@@ -117,16 +117,48 @@ type TextInput = {
 };
 
 /**
+ * Runs checks that each throw a 400 `validation_error` for one field, and reports every broken
+ * rule at once: one 400 whose `details.fields` names them all (`details.field` the first, as
+ * before) and `details.issues` gives each its `field`, `reason` and `message`.
+ */
+export class RuleProblems {
+  private readonly problems: AppError[] = [];
+
+  check(run: () => void): void {
+    try {
+      run();
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'validation_error') this.problems.push(err);
+      else throw err;
+    }
+  }
+
+  throwIfAny(): void {
+    if (!this.problems.length) return;
+    if (this.problems.length === 1) throw this.problems[0]!;
+    const issues = this.problems.map((p) => ({ ...p.details, field: String(p.details.field), message: p.message }));
+    const fields = issues.map((i) => String(i.field));
+    throw new AppError('validation_error', this.problems.map((p) => p.message).join(' '), {
+      field: fields[0],
+      fields,
+      issues,
+    });
+  }
+}
+
+/**
  * Checks each text field that was sent and turns it into what the row stores. A field not sent
  * stays absent from the result (unchanged); one sent as null or empty becomes null (cleared).
- * The first broken rule is thrown as 400 `validation_error` naming the field.
+ * Broken rules are collected in `problems` (every field at once); without it the first is thrown
+ * as 400 `validation_error` naming the field.
  */
-export function normalizeProfileText(input: TextInput, ctx: RuleContext): ProfileTextChanges {
+export function normalizeProfileText(input: TextInput, ctx: RuleContext, collector?: RuleProblems): ProfileTextChanges {
+  const problems = collector ?? new RuleProblems();
   const out: ProfileTextChanges = {};
   const each = <K extends keyof TextInput>(key: K, apply: (v: string) => string, set: (v: string | null) => void) => {
     const v = input[key];
     if (v === undefined) return;
-    set(cleared(v) ? null : apply(v));
+    problems.check(() => set(cleared(v) ? null : apply(v)));
   };
   each(
     'birth_date',
@@ -161,5 +193,6 @@ export function normalizeProfileText(input: TextInput, ctx: RuleContext): Profil
     (v) => normalizeCurrency(v, ctx.knownCurrencies),
     (v) => (out.currency = v),
   );
+  if (!collector) problems.throwIfAny();
   return out;
 }

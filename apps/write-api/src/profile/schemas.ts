@@ -25,8 +25,9 @@ export const ProfileResponse = z
       .nullable()
       .meta({
         description:
-          'Absolute URL of the avatar, `…/v1/media/{media_id}`: the owner loads it with the bearer token, or with a one-time ' +
-          'ticket (`POST /v1/media/{media_id}/ticket`) where no header can be sent (an image element). A new upload gets a new URL.',
+          'Absolute URL of the avatar (`…/v1/media/avatars/{file}`, on `PUBLIC_BASE_URL`): public and unguessable, so it ' +
+          'works in an image element without a token; immutable (`Cache-Control: public, max-age=31536000, immutable`). ' +
+          'A new upload gets a new URL; a replaced or removed avatar answers 404.',
       }),
     birth_date: z.iso.date().nullable(),
     gender: z.enum(GENDERS).nullable(),
@@ -61,7 +62,7 @@ export const ProfileResponse = z
 const optText = (max: number, description: string) => z.string().max(max).nullable().optional().meta({ description });
 
 export const ProfileUpdateRequest = z
-  .object({
+  .strictObject({
     first_name: z.string().max(100).nullable().optional().meta({ description: 'Cannot be cleared.' }),
     last_name: z.string().max(100).nullable().optional().meta({ description: 'Cannot be cleared.' }),
     birth_date: optText(64, '`YYYY-MM-DD`, a real day between 1900-01-01 and today.'),
@@ -84,8 +85,10 @@ export const ProfileUpdateRequest = z
     id: 'ProfileUpdateRequest',
     description:
       'Only the fields present change. A text field sent as `null` or as an empty string is cleared; a field not sent is ' +
-      'left as it is. A boolean sent as `null` is left as it is. A value that breaks a rule is 400 `validation_error` ' +
-      'with `details.field`.',
+      'left as it is. A boolean sent as `null` is left as it is. Any other field (read-only ones such as `email` or ' +
+      '`status`, or a misspelt name) is 422 `schema_invalid` naming it in `details.fields`. Values that break a rule are ' +
+      '400 `validation_error`: `details.fields` names every one at once (`details.field` the first, `details.issues` ' +
+      'each with its `reason`).',
   });
 
 export type ProfileUpdate = z.infer<typeof ProfileUpdateRequest>;

@@ -4,13 +4,15 @@ import { schema, type Db, type DbOrTx } from '@guest/db';
 import type { Config } from '@guest/config';
 import type { FileStorage } from '@guest/storage';
 import { errors } from '@guest/http-kit';
-import { mediaUrl } from '../media/urls.ts';
+import { avatarUrl } from '../media/urls.ts';
+import { publicNameOf } from '../media/files.ts';
 import type { ProfileResponse, ProfileUpdate } from './schemas.ts';
-import { normalizeName, normalizeProfileText, type ProfileTextChanges } from './rules.ts';
+import { normalizeName, normalizeProfileText, RuleProblems, type ProfileTextChanges } from './rules.ts';
 
 const {
   accounts,
   accountRestrictions,
+  emailTokens,
   profiles,
   mediaFiles,
   currencies,
@@ -36,11 +38,40 @@ export async function knownCurrencies(db: Db, config: Config): Promise<Set<strin
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/**
+ * DESIGN G3b, as the account is now: `deleted` once erased; `pending_deletion` from a deletion
+ * request until it is confirmed or its link lapses (an unused, unexpired deletion token);
+ * `restricted` while any restriction is active; else `active`. Derived on read, so it can never
+ * lag behind a link that expired or a restriction that ended.
+ */
+async function statusOf(
+  db: Db,
+  account: typeof accounts.$inferSelect,
+  restricted: boolean,
+): Promise<Profile['status']> {
+  if (account.status === 'deleted') return 'deleted';
+  const [pending] = await db
+    .select({ id: emailTokens.id })
+    .from(emailTokens)
+    .where(
+      and(
+        eq(emailTokens.accountId, account.id),
+        eq(emailTokens.purpose, 'delete_account'),
+        isNull(emailTokens.usedAt),
+        gt(emailTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .limit(1);
+  if (pending) return 'pending_deletion';
+  return restricted ? 'restricted' : 'active';
+}
+
 export async function loadProfile(db: Db, accountId: string, base: string): Promise<Profile> {
   const [row] = await db
-    .select({ a: accounts, p: profiles })
+    .select({ a: accounts, p: profiles, avatarKey: mediaFiles.storageKey })
     .from(accounts)
     .leftJoin(profiles, eq(profiles.accountId, accounts.id))
+    .leftJoin(mediaFiles, and(eq(mediaFiles.id, profiles.avatarMediaId), isNull(mediaFiles.deletedAt)))
     .where(eq(accounts.id, accountId));
   if (!row) throw errors.notFound();
   const restrictions = await db
@@ -55,14 +86,15 @@ export async function loadProfile(db: Db, accountId: string, base: string): Prom
     )
     .orderBy(accountRestrictions.createdAt);
   const { a, p } = row;
+  const avatarName = row.avatarKey ? publicNameOf(row.avatarKey) : null;
   return {
     id: a.id,
     email: a.email,
     email_confirmed: a.emailConfirmedAt !== null,
-    status: a.status,
+    status: await statusOf(db, a, restrictions.length > 0),
     first_name: a.firstName,
     last_name: a.lastName,
-    avatar_url: p?.avatarMediaId ? mediaUrl(base, p.avatarMediaId) : null,
+    avatar_url: avatarName ? avatarUrl(base, avatarName) : null,
     birth_date: p?.birthDate ?? null,
     gender: (p?.gender as Profile['gender']) ?? null,
     phone: p?.phone ?? null,
@@ -102,13 +134,18 @@ export async function updateProfile(
   ctx: { today: string; config: Config },
 ): Promise<void> {
   const needsCurrencies = body.currency !== undefined && body.currency !== null && body.currency.trim() !== '';
-  const text: ProfileTextChanges = normalizeProfileText(body, {
-    today: ctx.today,
-    knownCurrencies: needsCurrencies ? await knownCurrencies(db, ctx.config) : new Set(),
-  });
+  // Every broken rule is reported at once (issue 10 point 3), names included.
+  const problems = new RuleProblems();
   const accountSet: Partial<typeof accounts.$inferInsert> = {};
-  if (body.first_name !== undefined) accountSet.firstName = normalizeName('first_name', body.first_name);
-  if (body.last_name !== undefined) accountSet.lastName = normalizeName('last_name', body.last_name);
+  const { first_name, last_name } = body;
+  if (first_name !== undefined) problems.check(() => (accountSet.firstName = normalizeName('first_name', first_name)));
+  if (last_name !== undefined) problems.check(() => (accountSet.lastName = normalizeName('last_name', last_name)));
+  const text: ProfileTextChanges = normalizeProfileText(
+    body,
+    { today: ctx.today, knownCurrencies: needsCurrencies ? await knownCurrencies(db, ctx.config) : new Set() },
+    problems,
+  );
+  problems.throwIfAny();
   if (body.notify_marketing != null) accountSet.marketingOptIn = body.notify_marketing;
 
   const profileSet: Partial<typeof profiles.$inferInsert> = { ...text };

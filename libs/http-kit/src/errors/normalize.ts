@@ -88,10 +88,18 @@ export function normalizeError(err: unknown, opts: NormalizeOptions = {}): AppEr
 
   if (hasZodFastifySchemaValidationErrors(err)) {
     const context = (err as { validationContext?: string }).validationContext ?? 'body';
-    const issues: Issue[] = err.validation.map((v) => ({
-      field: fieldOf(v.instancePath, context),
-      message: v.message ?? 'invalid',
-    }));
+    // An unknown key (a strict object: `PATCH /v1/me {"email": …}`) is named as a field of its own.
+    const issues: Issue[] = err.validation.flatMap((v) => {
+      const keys = (v.params as { keys?: unknown } | undefined)?.keys;
+      if (v.keyword === 'unrecognized_keys' && Array.isArray(keys)) {
+        const at = fieldOf(v.instancePath, '');
+        return keys.map((k) => ({
+          field: at ? `${at}.${String(k)}` : String(k),
+          message: 'unknown or read-only field: it cannot be set here',
+        }));
+      }
+      return [{ field: fieldOf(v.instancePath, context), message: v.message ?? 'invalid' }];
+    });
     const fields = [...new Set(issues.map((i) => i.field))];
     // DESIGN.md G7a: a JSON body that fails its schema is 422; query, path and headers are 400.
     if (context === 'body') {

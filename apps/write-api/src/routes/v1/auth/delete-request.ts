@@ -10,6 +10,7 @@ export default async function deleteRequest(app: FastifyInstance, { services }: 
     '/v1/auth/delete-request',
     {
       onRequest: requireAuth(),
+      config: { idempotent: true },
       schema: {
         tags: ['auth'],
         summary: 'Ask to delete the account; confirmed by email',

@@ -9,6 +9,7 @@ export default async function login(app: FastifyInstance, { services }: WriteRou
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/login',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['auth'],
         summary: 'Sign in with email and password',

@@ -10,6 +10,7 @@ export default async function wsTicket(app: FastifyInstance, { services }: Write
     '/v1/auth/ws-ticket',
     {
       onRequest: requireAuth({ confirmed: true, restrictions: ['login'] }),
+      config: { idempotent: true },
       schema: {
         tags: ['auth'],
         summary: 'One-time ticket for the socket (web client)',

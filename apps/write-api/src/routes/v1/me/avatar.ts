@@ -7,7 +7,7 @@ import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { AvatarResponse } from '../../../profile/schemas.ts';
 import { readSingleFile } from '../../../media/upload.ts';
 import { AvatarUploadRequest } from '../../../media/schemas.ts';
-import { mediaUrl, publicBase } from '../../../media/urls.ts';
+import { avatarUrl, publicBase } from '../../../media/urls.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
 
 export default async function meAvatar(app: FastifyInstance, { services }: WriteRouteOptions) {
@@ -27,13 +27,14 @@ export default async function meAvatar(app: FastifyInstance, { services }: Write
         tags: ['me'],
         summary: 'Upload a new avatar',
         description:
-          'multipart/form-data with one part `file`: a JPEG, PNG, HEIC or WebP image whose Content-Type matches its content. ' +
+          "multipart/form-data with one part `file`: a JPEG, PNG, HEIC or WebP image, recognised by its bytes (the part's " +
+          'Content-Type is a hint only: `application/octet-stream` is fine). ' +
           `At most \`max_upload_mb\` (${config.MAX_UPLOAD_MB} MB) and ${config.MAX_IMAGE_MEGAPIXELS} megapixels. The image is ` +
           're-encoded as JPEG (longest side at most ' +
           `${config.AVATAR_MAX_SIDE_PX} px) with every piece of metadata removed (EXIF with GPS, XMP, IPTC, ICC). ` +
           'Refusals are 400 `validation_error` on `file` with `details.reason`: `not_multipart`, `missing`, `empty`, ' +
-          '`too_large`, `unsupported_type`, `type_mismatch`, `too_many_pixels`, `corrupt`. `avatar_url` is a new URL on ' +
-          `every upload. Errors: ${describeCodes('validation_error', 'unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
+          '`too_large`, `unsupported_type`, `too_many_pixels`, `corrupt`. `avatar_url` is a new public, immutable URL on ' +
+          `every upload (\`GET /v1/media/avatars/{file}\`); the previous one answers 404. Errors: ${describeCodes('validation_error', 'unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
         security: bearerSecurity,
         consumes: ['multipart/form-data'],
         body: AvatarUploadRequest,
@@ -43,8 +44,8 @@ export default async function meAvatar(app: FastifyInstance, { services }: Write
     async (req) => {
       const { accountId } = authOf(req);
       const file = await readSingleFile(req, maxBytes);
-      const id = await services.media.replaceAvatar(accountId, file);
-      return { avatar_url: mediaUrl(publicBase(req, config.PUBLIC_BASE_URL), id) };
+      const name = await services.media.replaceAvatar(accountId, file);
+      return { avatar_url: avatarUrl(publicBase(req), name) };
     },
   );
 

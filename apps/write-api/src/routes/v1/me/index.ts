@@ -8,7 +8,7 @@ import type { WriteRouteOptions } from '../../../services.ts';
 
 export default async function meProfile(app: FastifyInstance, { services }: WriteRouteOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const base = (req: Parameters<typeof publicBase>[0]) => publicBase(req, services.config.PUBLIC_BASE_URL);
+  const base = publicBase;
 
   r.get(
     '/v1/me',
@@ -34,8 +34,10 @@ export default async function meProfile(app: FastifyInstance, { services }: Writ
         summary: 'Change some fields of the profile',
         description:
           'Only the fields present in the body change; a text field sent as `null` or `""` is cleared. Each value is checked: ' +
-          'dates, ISO 3166-1 country codes, a supported language, a known currency, a phone in E.164. A broken rule is 400 ' +
-          `\`validation_error\` with \`details.field\`. Errors: ${describeCodes('validation_error', 'schema_invalid', 'unauthorized', 'rate_limited')}.`,
+          'dates, ISO 3166-1 country codes, a supported language, a known currency, a phone in E.164. Broken rules are 400 ' +
+          '`validation_error` naming every such field in `details.fields` at once. Unknown and read-only fields (`email`, ' +
+          '`status`, a misspelt name) are 422 `schema_invalid` naming them in `details.fields`, and nothing changes. ' +
+          `Errors: ${describeCodes('validation_error', 'schema_invalid', 'unauthorized', 'rate_limited')}.`,
         security: bearerSecurity,
         body: ProfileUpdateRequest,
         response: { 200: ProfileResponse, ...errorResponses(400, 401, 422, 429, 500) },

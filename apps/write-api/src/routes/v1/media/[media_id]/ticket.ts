@@ -12,6 +12,7 @@ export default async function mediaTicket(app: FastifyInstance, { services }: Wr
     '/v1/media/:media_id/ticket',
     {
       onRequest: requireAuth({ confirmed: true }),
+      config: { idempotent: true },
       schema: {
         tags: ['media'],
         summary: 'One-time link to a private file',
@@ -29,7 +30,7 @@ export default async function mediaTicket(app: FastifyInstance, { services }: Wr
       const { ticket, expiresIn, expiresAt } = await services.media.issueTicket(authOf(req), media_id);
       return {
         ticket,
-        url: `${mediaUrl(publicBase(req, config.PUBLIC_BASE_URL), media_id)}?t=${encodeURIComponent(ticket)}`,
+        url: `${mediaUrl(publicBase(req), media_id)}?t=${encodeURIComponent(ticket)}`,
         expires_in: expiresIn,
         expires_at: expiresAt.toISOString(),
       };
