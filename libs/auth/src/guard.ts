@@ -14,12 +14,6 @@ export interface GuardOptions {
   confirmed?: boolean;
   /** 403 `account_restricted` while any of these restrictions is active. */
   restrictions?: RestrictionKind[];
-  /**
-   * @deprecated Ignored. Wave 1 gave each app its own audience; now every app of the guest API
-   * accepts the one guest access token (DESIGN G5b). Kept so that callers still passing
-   * `{ audience: 'read' }` compile; drop the argument when you touch such a caller.
-   */
-  audience?: 'guest' | 'write' | 'read' | 'socket';
 }
 
 /** OpenAPI security requirement of a signed-in route. */
@@ -83,7 +77,7 @@ export function requireAuth(opts: GuardOptions = {}): onRequestAsyncHookHandler 
  * For routes where sign-in is optional (e.g. the feed with `is_favorite`): anonymous without a
  * header; a header that is present but bad is still 401, so a client learns to refresh.
  */
-export function optionalAuth(_opts: Omit<GuardOptions, 'confirmed' | 'restrictions'> = {}): onRequestAsyncHookHandler {
+export function optionalAuth(): onRequestAsyncHookHandler {
   return async (req) => {
     const token = bearerToken(req);
     req.auth = null;

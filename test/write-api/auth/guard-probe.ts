@@ -15,7 +15,6 @@ async function guardProbe(app: FastifyInstance) {
     session_id: authOf(req).sessionId,
   }));
   app.get('/v1/_probe/auth/optional', { onRequest: optionalAuth() }, echo);
-  app.get('/v1/_probe/auth/legacy-read', { onRequest: requireAuth({ audience: 'read' }) }, echo);
 }
 
 export const guardProbeApp: AppPlugin = { name: 'guard-probe', plugin: guardProbe };

@@ -66,10 +66,6 @@ describe('access tokens (DESIGN G5b)', () => {
       ['access_token', 'expires_in', 'refresh_token', 'session_id', 'token_type'].sort(),
     );
     expect((await me(u.tokens.access_token)).status).toBe(200);
-    // Callers still naming a wave-1 audience get the same guest check.
-    expect((await http(t.url, 'GET', '/v1/_probe/auth/legacy-read', { token: u.tokens.access_token })).status).toBe(
-      200,
-    );
   });
 
   it("a token of another API is refused by signature, and by audience even with the guest API's key", async () => {

@@ -14,7 +14,7 @@ export default async function listingsRoute(
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/search/listings',
     {
-      onRequest: optionalAuth({ audience: 'read' }),
+      onRequest: optionalAuth(),
       schema: {
         tags: ['search'],
         summary: 'Search feed of listings',
