@@ -4,6 +4,7 @@ import { schema, type Db, type DbOrTx } from '@guest/db';
 import type { FileStorage } from '@guest/storage';
 import { errors } from '@guest/http-kit';
 import type { ProcessedImage } from './image.ts';
+import { publicNameOf } from './urls.ts';
 import { ensureProfile } from '../profile/store.ts';
 
 const { mediaFiles, mediaTickets, profiles } = schema;
@@ -33,11 +34,6 @@ async function lockProfile(dbTx: DbOrTx, accountId: string): Promise<void> {
  */
 export function avatarName(mediaId: string, data: Buffer): string {
   return `${mediaId.replace(/-/g, '')}${createHash('sha256').update(data).digest('hex').slice(0, 32)}`;
-}
-
-/** The public name of a stored avatar, from its storage key (`avatars/<name>.jpg`). */
-export function publicNameOf(storageKey: string): string | null {
-  return /^avatars\/([0-9a-f-]{32,})\.jpg$/.exec(storageKey)?.[1]?.replace(/-/g, '') ?? null;
 }
 
 const NAME = /^([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})(?:[0-9a-f]{32})?$/;

@@ -15,3 +15,8 @@ export function mediaUrl(base: string, mediaId: string): string {
 export function avatarUrl(base: string, publicName: string): string {
   return `${base}/v1/media/avatars/${publicName}.jpg`;
 }
+
+/** The public name of a stored avatar, from its storage key (`avatars/<name>.jpg`). */
+export function publicNameOf(storageKey: string): string | null {
+  return /^avatars\/([0-9a-f-]{32,})\.jpg$/.exec(storageKey)?.[1]?.replace(/-/g, '') ?? null;
+}

@@ -4,8 +4,7 @@ import { schema, type Db, type DbOrTx } from '@guest/db';
 import type { Config } from '@guest/config';
 import type { FileStorage } from '@guest/storage';
 import { errors } from '@guest/http-kit';
-import { avatarUrl } from '../media/urls.ts';
-import { publicNameOf } from '../media/files.ts';
+import { avatarUrl, publicNameOf } from '../media/urls.ts';
 import type { ProfileResponse, ProfileUpdate } from './schemas.ts';
 import { normalizeName, normalizeProfileText, RuleProblems, type ProfileTextChanges } from './rules.ts';
 
