@@ -22,13 +22,14 @@ import { countsTable, failureSummary, runFuzz, type FuzzSession } from './run-fu
  * X-Request-Id; none may be a 5xx; every 4xx/5xx is the error envelope; a 2xx JSON body is valid
  * against the documented schema (ajv, 2020-12), and no request that breaks the document gets one.
  *
- * FUZZ_REQUESTS (default 5000), FUZZ_SEED (default: random, printed), FUZZ_ONLY (request numbers,
+ * FUZZ_REQUESTS (default 5000), FUZZ_SEED (default: a fixed one; printed), FUZZ_ONLY (request numbers,
  * comma-separated, to replay failures), FUZZ_CONCURRENCY (default 4), FUZZ_TRACE (log each request
  * to operations whose key contains it), FUZZ_DEBUG (well-formed requests refused, by operation). `npm run fuzz -- --long`
  * runs 50,000 (scripts/fuzz.ts).
  */
 const COUNT = Number(process.env.FUZZ_REQUESTS ?? 5000);
-const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : (Math.random() * 2 ** 31) | 0;
+/** CI sends the same 5,000 requests every run (a red run is red again); `npm run fuzz` draws a new seed. */
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20_261_123;
 const ONLY = process.env.FUZZ_ONLY?.split(',').map(Number);
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 4);
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures');
