@@ -513,6 +513,8 @@ export function planArbitrary(op: Operation, ctx: FuzzContext): fc.Arbitrary<Pla
     .map(({ params, body, auth, mutations }) => {
       const plan: Plan = { op: op.key, auth, path: {}, query: '', headers: {}, hostile: [] };
       const invalid: string[] = [];
+      // By parameter: a later mutation of the same parameter decides.
+      const invalidParams = new Map<string, string>();
       const values = new Map<string, string[]>();
       for (const [k, v] of Object.entries(params)) if (v !== undefined) values.set(k, v);
       let extraQuery = '';
@@ -528,14 +530,16 @@ export function planArbitrary(op: Operation, ctx: FuzzContext): fc.Arbitrary<Pla
             plan.hostile.push(`query ${m.name}: ${m.value.label}`);
             const p = query.find((q) => q.name === m.name);
             if (p && !paramValueValid(ctx.schemas, p.schema, [m.value.value]))
-              invalid.push(`${m.name}=${JSON.stringify(m.value.value).slice(0, 40)}`);
+              invalidParams.set(m.name, `${m.name}=${JSON.stringify(m.value.value).slice(0, 40)}`);
+            else invalidParams.delete(m.name);
             break;
           }
           case 'param-empty': {
             values.set(m.name, ['']);
             plan.hostile.push(`query ${m.name}: empty`);
             const p = query.find((q) => q.name === m.name);
-            if (p?.required) invalid.push(`${m.name}= (empty, required)`);
+            if (p?.required) invalidParams.set(m.name, `${m.name}= (empty, required)`);
+            else invalidParams.delete(m.name);
             break;
           }
           case 'param-repeat': {
@@ -570,7 +574,9 @@ export function planArbitrary(op: Operation, ctx: FuzzContext): fc.Arbitrary<Pla
               const current = values.get(name);
               const plain = current?.length ? decodeLoose(current[0]!) : 'x';
               values.set(name, [encodeLoose(put(plain))]);
-              if (!paramValueValid(ctx.schemas, p.schema, [put(plain)])) invalid.push(`${name} with ${m.what.label}`);
+              if (!paramValueValid(ctx.schemas, p.schema, [put(plain)]))
+                invalidParams.set(name, `${name} with ${m.what.label}`);
+              else invalidParams.delete(name);
             } else {
               const obj =
                 bodyValue && typeof bodyValue === 'object' && !Array.isArray(bodyValue) ? { ...bodyValue } : {};
@@ -660,6 +666,7 @@ export function planArbitrary(op: Operation, ctx: FuzzContext): fc.Arbitrary<Pla
         plan.body = Buffer.from('{"unexpected":true}');
       }
       if (contentType) plan.headers['content-type'] = contentType;
+      invalid.unshift(...invalidParams.values());
       if (op.auth === 'required' && (plan.auth === 'anonymous' || plan.auth === 'junk')) invalid.push('not signed in');
       if (invalid.length) plan.invalid = invalid.join(', ');
       return plan;
