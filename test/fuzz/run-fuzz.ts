@@ -89,12 +89,11 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     const stats = report.perOperation.get(op.key)!;
     stats.sent++;
     report.sent++;
-    // Node's own HTTP parser answers an over-long request line before any route is found.
-    const where = plan.hostile.includes('url over 16 KB') ? '(any operation)' : op.key;
+    // Node's own HTTP parser answers an over-long request (431) before any route is found.
     const fail = (status: number | 'none', violation: Failure['violation']) =>
       report.failures.push({
         index: i,
-        op: where,
+        op: status === 431 ? '(any operation)' : op.key,
         status,
         violation,
         request: describeRequest(req),
