@@ -10,13 +10,11 @@ import { relaxedLimits, signUp } from './support.ts';
 
 let t: TestApp;
 let token: string;
-let readToken: string;
 beforeAll(async () => {
   t = await startTestApp({ apps: [writeApi, readApi], config: relaxedLimits });
   const me = await signUp(t);
   await t.sql.query('update accounts set email_confirmed_at = now() where id = $1', [me.accountId]);
   token = me.token;
-  readToken = me.readToken;
 });
 afterAll(async () => t?.close());
 
@@ -47,7 +45,7 @@ describe('Cache-Control: no-store on private answers', () => {
 
   it('a route where sign-in is optional: no-store when the caller is identified', async () => {
     // The feed answers even without an index yet (or with an error): what counts is its header.
-    const signedIn = await http(t.url, 'GET', '/v1/search/listings', { token: readToken });
+    const signedIn = await http(t.url, 'GET', '/v1/search/listings', { token });
     expect(noStore(signedIn), `${signedIn.status} ${signedIn.headers.get('cache-control')}`).toBe(true);
   });
 

@@ -21,7 +21,7 @@ export function uniqueEmail(tag = 'guest'): string {
 export async function signUp(
   t: TestApp,
   headers: Record<string, string> = {},
-): Promise<{ email: string; token: string; readToken: string; accountId: string }> {
+): Promise<{ email: string; token: string; accountId: string }> {
   const email = uniqueEmail();
   const res = await http(t.url, 'POST', '/v1/auth/register', {
     body: { first_name: 'Anna', last_name: 'Lee', email, password: PASSWORD, accept_terms: true },
@@ -32,7 +32,6 @@ export async function signUp(
   return {
     email,
     token: res.body.access_token,
-    readToken: res.body.read_access_token ?? res.body.access_token,
     accountId: rows[0].id,
   };
 }
