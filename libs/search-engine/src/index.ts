@@ -37,7 +37,11 @@ export interface SearchEngine {
   getAlias(alias: string): Promise<string[]>;
   updateAliases(actions: unknown[]): Promise<void>;
   putIndexSettings(index: string, settings: Record<string, unknown>): Promise<void>;
-  /** Deletes what the query matches; returns how many were deleted. */
+  /**
+   * Deletes what the query matches among every document written before the call (the index is
+   * refreshed first: a query sees only refreshed documents, so one indexed less than a refresh
+   * interval ago would otherwise survive for good); returns how many were deleted.
+   */
   deleteByQuery(index: string, body: Dsl, opts?: { refresh?: boolean }): Promise<number>;
   /** Every hit of a query, page by page (scroll), for verification and exports. */
   scan<T = unknown>(
@@ -140,6 +144,7 @@ export function createSearchEngine(url: string, opts: { requestTimeoutMs?: numbe
       await client.indices.putSettings({ index, body: settings } as never);
     },
     async deleteByQuery(index, body, opts = {}) {
+      await client.indices.refresh({ index });
       const res = await client.deleteByQuery({
         index,
         body,
