@@ -587,7 +587,7 @@ export function planArbitrary(op: Operation, ctx: FuzzContext): fc.Arbitrary<Pla
           }
           case 'field': {
             const obj = bodyValue && typeof bodyValue === 'object' && !Array.isArray(bodyValue) ? { ...bodyValue } : {};
-            (obj as Record<string, unknown>)[m.name] = m.value.value;
+            setOwn(obj, m.name, m.value.value);
             bodyValue = obj;
             plan.hostile.push(`body ${m.name || '""'}: ${m.value.label}`);
             break;
@@ -596,7 +596,7 @@ export function planArbitrary(op: Operation, ctx: FuzzContext): fc.Arbitrary<Pla
             const obj = bodyValue && typeof bodyValue === 'object' && !Array.isArray(bodyValue) ? { ...bodyValue } : {};
             const marker = `__raw_${raw.size}__`;
             raw.set(marker, m.value.value);
-            (obj as Record<string, unknown>)[m.name] = marker;
+            setOwn(obj, m.name, marker);
             bodyValue = obj;
             plan.hostile.push(`body ${m.name || '""'}: ${m.value.label}`);
             break;
@@ -774,4 +774,13 @@ export function planAt(
   const op = ops[i % ops.length]!;
   const [plan] = fc.sample(arbs.get(op.key)!, { seed: requestSeed(seed, i), numRuns: 1 });
   return { op, plan: plan! };
+}
+
+/**
+ * An own, enumerable property even for `__proto__`: plain assignment of that name sets the
+ * object's prototype instead, so the key would never reach the wire while the schema check (which
+ * walks inherited keys too) judged the request by it.
+ */
+function setOwn(obj: object, name: string, value: unknown): void {
+  Object.defineProperty(obj, name, { value, enumerable: true, writable: true, configurable: true });
 }
