@@ -64,13 +64,21 @@ module.exports = {
         path: '(^libs/(db|search-engine)/|node_modules/(drizzle-orm|pg|pg-boss|ioredis|@opensearch-project|@elastic)/)',
       },
     },
+    {
+      name: 'undeclared-dependency',
+      severity: 'error',
+      comment:
+        'A workspace package imports only what its own package.json declares, so each app and lib can be installed and deployed alone.',
+      from: { path: '^(apps|libs|indexer)/' },
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)node_modules/|^\\.data/|^migrations/' },
+    exclude: { path: '^\\.data/|^migrations/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    combinedDependencies: true,
+    combinedDependencies: false,
     // Workspace packages export their TypeScript sources (`"./src/index.ts"`): resolve through
     // `exports` and the symlinks npm makes, so `@guest/db` is seen as libs/db/src/index.ts.
     preserveSymlinks: false,
