@@ -1,6 +1,6 @@
 import { eq, inArray, sql, and, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { schema, type Database } from '@guest/db';
+import { schema, type Database, type DbTx } from '@guest/db';
 import { inTransaction, type JobDb } from '@guest/jobs';
 import { BASE_CURRENCY, LISTING_KINDS, type EventRecord, type ListingRecord, type PlaceRecord } from '@guest/catalog';
 import { signalCatalogChanges } from '../outbox/signal.ts';
@@ -8,7 +8,6 @@ import { contentHash } from './content-hash.ts';
 import { parseCatalogNdjson, type ParsedLine } from './parse-ndjson.ts';
 import { byType, checkReferences, LEVEL_RANK, type KnownKeys } from './check-references.ts';
 
-type Tx = Parameters<Parameters<Database['db']['transaction']>[0]>[0];
 type OutboxEntity = (typeof schema.catalogOutbox.$inferInsert)['entity'];
 
 export class CatalogImportError extends Error {
@@ -103,7 +102,7 @@ export async function importCatalogRecords(
     t.unchanged += unchanged;
   };
 
-  await writeAll(database, async (tx, jobDb) => {
+  await writeAll(database, async (dbTx, jobDb) => {
     const outbox: Array<{ entity: OutboxEntity; entityId: number; version: number }> = [];
 
     /** Splits a batch into new, changed and unchanged records by content hash. */
@@ -122,7 +121,7 @@ export async function importCatalogRecords(
     // No index document copies currency or amenity names; their outbox rows only tell readers
     // that cached reference lists are stale.
     for (const batch of chunks(byType(lines, 'currency'), batchSize)) {
-      const rows = await tx
+      const rows = await dbTx
         .select({ k: schema.currencies.code, h: schema.currencies.contentHash })
         .from(schema.currencies)
         .where(
@@ -133,7 +132,7 @@ export async function importCatalogRecords(
         );
       const { changed, unchanged } = diff(batch, (r) => r.code, new Map(rows.map((x) => [x.k, x.h])));
       if (changed.length) {
-        const written = await tx
+        const written = await dbTx
           .insert(schema.currencies)
           .values(
             changed.map(({ r, hash }) => ({
@@ -155,7 +154,7 @@ export async function importCatalogRecords(
     }
 
     for (const batch of chunks(byType(lines, 'amenity'), batchSize)) {
-      const rows = await tx
+      const rows = await dbTx
         .select({ k: schema.amenities.code, h: schema.amenities.contentHash })
         .from(schema.amenities)
         .where(
@@ -166,7 +165,7 @@ export async function importCatalogRecords(
         );
       const { changed, unchanged } = diff(batch, (r) => r.code, new Map(rows.map((x) => [x.k, x.h])));
       if (changed.length) {
-        const written = await tx
+        const written = await dbTx
           .insert(schema.amenities)
           .values(
             changed.map(({ r, hash }) => ({
@@ -190,7 +189,7 @@ export async function importCatalogRecords(
     for (const batch of chunks(byType(lines, 'fx_rate'), batchSize)) {
       let unchangedCount = 0;
       for (const r of batch) {
-        const [old] = await tx
+        const [old] = await dbTx
           .select({ h: schema.fxRates.contentHash })
           .from(schema.fxRates)
           .where(and(eq(schema.fxRates.base, r.base), eq(schema.fxRates.date, r.date)));
@@ -199,7 +198,7 @@ export async function importCatalogRecords(
           unchangedCount++;
           continue;
         }
-        const [row] = await tx
+        const [row] = await dbTx
           .insert(schema.fxRates)
           .values({
             base: r.base,
@@ -225,7 +224,7 @@ export async function importCatalogRecords(
     }
 
     for (const batch of chunks(byType(lines, 'category'), batchSize)) {
-      const rows = await tx
+      const rows = await dbTx
         .select({ k: schema.categories.code, h: schema.categories.contentHash })
         .from(schema.categories)
         .where(
@@ -236,7 +235,7 @@ export async function importCatalogRecords(
         );
       const { changed, unchanged } = diff(batch, (r) => r.code, new Map(rows.map((x) => [x.k, x.h])));
       if (changed.length) {
-        const written = await tx
+        const written = await dbTx
           .insert(schema.categories)
           .values(
             changed.map(({ r, hash }) => ({
@@ -258,7 +257,7 @@ export async function importCatalogRecords(
 
     // Places parents first, so each batch can resolve its parents' ids.
     const placeIds = new Map(
-      (await tx.select({ k: schema.places.externalId, id: schema.places.id }).from(schema.places)).map((r) => [
+      (await dbTx.select({ k: schema.places.externalId, id: schema.places.id }).from(schema.places)).map((r) => [
         r.k,
         r.id,
       ]),
@@ -267,34 +266,34 @@ export async function importCatalogRecords(
     for (const level of ['country', 'region', 'district', 'area']) {
       const ofLevel = placeRecords.filter((p) => p.level === level);
       for (const batch of chunks(ofLevel, batchSize)) {
-        await writePlaces(tx, batch, placeIds, diff, outbox, tally);
+        await writePlaces(dbTx, batch, placeIds, diff, outbox, tally);
         progress(batch.length);
       }
     }
 
     const categoryIds = new Map(
-      (await tx.select({ k: schema.categories.code, id: schema.categories.id }).from(schema.categories)).map((r) => [
+      (await dbTx.select({ k: schema.categories.code, id: schema.categories.id }).from(schema.categories)).map((r) => [
         r.k,
         r.id,
       ]),
     );
     const amenityIds = new Map(
-      (await tx.select({ k: schema.amenities.code, id: schema.amenities.id }).from(schema.amenities)).map((r) => [
+      (await dbTx.select({ k: schema.amenities.code, id: schema.amenities.id }).from(schema.amenities)).map((r) => [
         r.k,
         r.id,
       ]),
     );
 
     for (const batch of chunks(byType(lines, 'listing'), batchSize)) {
-      await writeListings(tx, batch, { placeIds, categoryIds, amenityIds }, diff, outbox, tally);
+      await writeListings(dbTx, batch, { placeIds, categoryIds, amenityIds }, diff, outbox, tally);
       progress(batch.length);
     }
     for (const batch of chunks(byType(lines, 'event'), batchSize)) {
-      await writeEvents(tx, batch, { placeIds, categoryIds }, diff, outbox, tally);
+      await writeEvents(dbTx, batch, { placeIds, categoryIds }, diff, outbox, tally);
       progress(batch.length);
     }
 
-    for (const batch of chunks(outbox, 5000)) await tx.insert(schema.catalogOutbox).values(batch);
+    for (const batch of chunks(outbox, 5000)) await dbTx.insert(schema.catalogOutbox).values(batch);
     stats.outboxRows = outbox.length;
     // The worker's pg-boss job, queued in this transaction: it exists exactly when the rows commit.
     if (outbox.length) await signalCatalogChanges(jobDb, database.jobsSchema);
@@ -306,7 +305,7 @@ export async function importCatalogRecords(
  * The transaction of an import. A unique key that the file's own checks cannot see (a slug held
  * by another record already in the catalog) fails it as a whole, reported like a bad line.
  */
-async function writeAll(database: Database, fn: (tx: Tx, jobDb: JobDb) => Promise<void>): Promise<void> {
+async function writeAll(database: Database, fn: (dbTx: DbTx, jobDb: JobDb) => Promise<void>): Promise<void> {
   try {
     await inTransaction(database, fn);
   } catch (err) {
@@ -331,11 +330,11 @@ type Outbox = Array<{ entity: OutboxEntity; entityId: number; version: number }>
 type Tally = (type: string, created: number, updated: number, unchanged: number) => void;
 
 async function existingHashes(
-  tx: Tx,
+  dbTx: DbTx,
   table: typeof schema.places | typeof schema.listings | typeof schema.events,
   keys: string[],
 ) {
-  const rows = await tx
+  const rows = await dbTx
     .select({ k: table.externalId, h: table.contentHash })
     .from(table)
     .where(inArray(table.externalId, keys));
@@ -343,7 +342,7 @@ async function existingHashes(
 }
 
 async function writePlaces(
-  tx: Tx,
+  dbTx: DbTx,
   batch: PlaceRecord[],
   placeIds: Map<string, number>,
   diff: Diff,
@@ -351,13 +350,13 @@ async function writePlaces(
   tally: Tally,
 ) {
   const existing = await existingHashes(
-    tx,
+    dbTx,
     schema.places,
     batch.map((r) => r.external_id),
   );
   const { changed, unchanged } = diff(batch, (r) => r.external_id, existing);
   if (changed.length) {
-    const written = await tx
+    const written = await dbTx
       .insert(schema.places)
       .values(
         changed.map(({ r, hash }) => ({
@@ -432,7 +431,7 @@ function kindRow(id: number, r: ListingRecord) {
 }
 
 async function writeListings(
-  tx: Tx,
+  dbTx: DbTx,
   batch: ListingRecord[],
   refs: { placeIds: Map<string, number>; categoryIds: Map<string, number>; amenityIds: Map<string, number> },
   diff: Diff,
@@ -440,14 +439,14 @@ async function writeListings(
   tally: Tally,
 ) {
   const existing = await existingHashes(
-    tx,
+    dbTx,
     schema.listings,
     batch.map((r) => r.external_id),
   );
   const { changed, unchanged } = diff(batch, (r) => r.external_id, existing);
   tally('listing', changed.filter((c) => c.isNew).length, changed.filter((c) => !c.isNew).length, unchanged);
   if (!changed.length) return;
-  const written = await tx
+  const written = await dbTx
     .insert(schema.listings)
     .values(
       changed.map(({ r, hash }) => ({
@@ -480,11 +479,11 @@ async function writeListings(
   const idOf = new Map(written.map((w) => [w.k, w.id]));
   const ids = written.map((w) => w.id);
   // Child rows are replaced wholesale: the record is the full truth about the listing.
-  await tx.delete(schema.listingCategories).where(inArray(schema.listingCategories.listingId, ids));
-  await tx.delete(schema.listingAmenities).where(inArray(schema.listingAmenities.listingId, ids));
-  await tx.delete(schema.listingBlockedRanges).where(inArray(schema.listingBlockedRanges.listingId, ids));
+  await dbTx.delete(schema.listingCategories).where(inArray(schema.listingCategories.listingId, ids));
+  await dbTx.delete(schema.listingAmenities).where(inArray(schema.listingAmenities.listingId, ids));
+  await dbTx.delete(schema.listingBlockedRanges).where(inArray(schema.listingBlockedRanges.listingId, ids));
   for (const kind of LISTING_KINDS) {
-    await tx.delete(KIND_TABLES[kind]).where(inArray(KIND_TABLES[kind].listingId, ids));
+    await dbTx.delete(KIND_TABLES[kind]).where(inArray(KIND_TABLES[kind].listingId, ids));
   }
   const cats = changed.flatMap(({ r }) =>
     [...new Set(r.categories)].map((c) => ({
@@ -498,18 +497,18 @@ async function writeListings(
   const blocked = changed.flatMap(({ r }) =>
     r.blocked.map((b) => ({ listingId: idOf.get(r.external_id)!, dateFrom: b.from, dateTo: b.to })),
   );
-  if (cats.length) await tx.insert(schema.listingCategories).values(cats);
-  if (ams.length) await tx.insert(schema.listingAmenities).values(ams);
-  if (blocked.length) await tx.insert(schema.listingBlockedRanges).values(blocked);
+  if (cats.length) await dbTx.insert(schema.listingCategories).values(cats);
+  if (ams.length) await dbTx.insert(schema.listingAmenities).values(ams);
+  if (blocked.length) await dbTx.insert(schema.listingBlockedRanges).values(blocked);
   for (const kind of LISTING_KINDS) {
     const rows = changed.filter(({ r }) => r.kind === kind).map(({ r }) => kindRow(idOf.get(r.external_id)!, r));
-    if (rows.length) await tx.insert(KIND_TABLES[kind]).values(rows as never);
+    if (rows.length) await dbTx.insert(KIND_TABLES[kind]).values(rows as never);
   }
   for (const w of written) outbox.push({ entity: 'listing', entityId: w.id, version: w.version });
 }
 
 async function writeEvents(
-  tx: Tx,
+  dbTx: DbTx,
   batch: EventRecord[],
   refs: { placeIds: Map<string, number>; categoryIds: Map<string, number> },
   diff: Diff,
@@ -517,14 +516,14 @@ async function writeEvents(
   tally: Tally,
 ) {
   const existing = await existingHashes(
-    tx,
+    dbTx,
     schema.events,
     batch.map((r) => r.external_id),
   );
   const { changed, unchanged } = diff(batch, (r) => r.external_id, existing);
   tally('event', changed.filter((c) => c.isNew).length, changed.filter((c) => !c.isNew).length, unchanged);
   if (!changed.length) return;
-  const written = await tx
+  const written = await dbTx
     .insert(schema.events)
     .values(
       changed.map(({ r, hash }) => ({
@@ -554,7 +553,7 @@ async function writeEvents(
     .onConflictDoUpdate({ target: schema.events.externalId, set: excludedSet(schema.events, ['id', 'externalId']) })
     .returning({ id: schema.events.id, k: schema.events.externalId, version: schema.events.version });
   const idOf = new Map(written.map((w) => [w.k, w.id]));
-  await tx.delete(schema.eventSchedules).where(
+  await dbTx.delete(schema.eventSchedules).where(
     inArray(
       schema.eventSchedules.eventId,
       written.map((w) => w.id),
@@ -584,6 +583,6 @@ async function writeEvents(
           },
     ),
   );
-  if (slots.length) await tx.insert(schema.eventSchedules).values(slots);
+  if (slots.length) await dbTx.insert(schema.eventSchedules).values(slots);
   for (const w of written) outbox.push({ entity: 'event', entityId: w.id, version: w.version });
 }
