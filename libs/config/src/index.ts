@@ -50,6 +50,9 @@ export function loadConfig(
     if (audienceSecrets.size < 3) {
       problems.push('JWT_SECRET_WRITE, JWT_SECRET_READ, JWT_SECRET_SOCKET: each audience needs its own secret');
     }
+    if (cfg.CORS_ORIGINS.includes('*')) {
+      problems.push("CORS_ORIGINS: * is refused in production; list the web clients' exact origins");
+    }
   }
   if (cfg.SEARCH_LIMIT_DEFAULT > cfg.SEARCH_LIMIT_MAX) {
     problems.push('SEARCH_LIMIT_DEFAULT: must not exceed SEARCH_LIMIT_MAX');

@@ -15,6 +15,7 @@ import { genRequestId } from './request-id.ts';
 import { negotiateLanguage, type Lang } from './language.ts';
 import { createCursorCodec, type CursorCodec } from './cursor.ts';
 import { RateLimiter } from './rate-limit.ts';
+import { createCors } from './cors.ts';
 import { registerIdempotency } from './idempotency.ts';
 import { registerHealth } from './health.ts';
 import { registerOpenApi } from './openapi.ts';
@@ -102,6 +103,7 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
   app.decorate('rateLimiter', new RateLimiter(runtime.redis));
   app.decorateRequest('lang', 'en');
   app.decorateRequest('actorId', null);
+  const cors = createCors(config);
 
   const allowedMethods = trackRoutes(app);
 
@@ -114,6 +116,7 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
   });
   app.addHook('onSend', async (req, reply, payload) => {
     if (closing) reply.header('connection', 'close');
+    cors.decorate(req, reply);
     // Private answers are never stored by a browser or a shared cache: every answer to a
     // request whose caller was identified (a guard found the actor: `/v1/me*`, sessions,
     // transactions, a feed with `is_favorite`…), and routes marked `private`. A token sent to a
@@ -135,7 +138,9 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
       (req.query as Record<string, unknown> | undefined)?.lang,
       req.headers['accept-language'],
     );
-    if (req.routeOptions.config?.rateLimitExempt) return;
+    // A preflight costs nothing and comes before most browser requests: counting it would halve
+    // a browser client's budget.
+    if (req.routeOptions.config?.rateLimitExempt || req.method === 'OPTIONS') return;
     await limit(app, req.log, 'address', req.ip, config.RATE_LIMIT_ADDRESS_PER_MIN);
   });
   // After route guards have found the actor (they run in onRequest/preValidation).
@@ -151,12 +156,21 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
 
   app.setNotFoundHandler((req, reply) => {
     const allowed = allowedMethods(req.method, req.url);
+    // OPTIONS on a known path (no route declares it): its methods, and a CORS preflight's answer
+    // when the browser asks from an allowed origin.
+    if (req.method === 'OPTIONS' && allowed.length) {
+      const methods = [...allowed, 'OPTIONS'];
+      cors.preflight(req, reply, methods);
+      return reply.code(204).header('allow', methods.join(', ')).send();
+    }
+    // OPTIONS is answered on every known path (above), so it is one of the allowed methods.
+    const withOptions = [...allowed, 'OPTIONS'];
     const appError = allowed.length
       ? new AppError(
           'method_not_allowed',
           `Method ${req.method} is not allowed here.`,
-          { allowed },
-          { allow: allowed.join(', ') },
+          { allowed: withOptions },
+          { allow: withOptions.join(', ') },
         )
       : new AppError('not_found', 'No such endpoint.', { path: req.url.split('?')[0] });
     return reply.code(appError.status).headers(appError.headers).send(envelope(appError, req.id));
