@@ -98,3 +98,45 @@ describe('CORS', () => {
     expect(loadConfig({}, { APP_ENV: 'test', CORS_ORIGINS: '*' }).CORS_ORIGINS).toEqual(['*']);
   });
 });
+
+describe('RateLimit headers (draft-ietf-httpapi-ratelimit-headers)', () => {
+  it('name the per-address policy with its quota, window, remaining requests and reset', async () => {
+    const a = await http(t.url, 'GET', '/v1/_probe/lang');
+    const b = await http(t.url, 'GET', '/v1/_probe/lang');
+    expect(a.headers.get('ratelimit-policy')).toBe('"per-address";q=50;w=60');
+    const r = (h: string | null) => /^"per-address";r=([0-9]+);t=([0-9]+)$/.exec(h ?? '');
+    const ra = r(a.headers.get('ratelimit'));
+    const rb = r(b.headers.get('ratelimit'));
+    expect(ra, a.headers.get('ratelimit') ?? '').not.toBeNull();
+    expect(Number(rb![1])).toBe(Number(ra![1]) - 1);
+    expect(Number(ra![2])).toBeGreaterThanOrEqual(1);
+    expect(Number(ra![2])).toBeLessThanOrEqual(60);
+  });
+
+  it('show the tightest limit that applied: the login limit on login', async () => {
+    const res = await http(t.url, 'POST', '/v1/auth/login', {
+      body: { email: 'nobody@example.test', password: 'not the right password' },
+    });
+    expect(res.headers.get('ratelimit-policy')).toBe(`"login";q=${t.config.RATE_LIMIT_LOGIN_PER_MIN};w=60`);
+    expect(res.headers.get('ratelimit')).toMatch(/^"login";r=[0-9]+;t=[0-9]+$/);
+  });
+
+  it('are absent where no limit is counted (/health)', async () => {
+    const res = await http(t.url, 'GET', '/health');
+    expect(res.headers.get('ratelimit')).toBeNull();
+  });
+
+  it('show r=0 on the 429', async () => {
+    const small = await startTestApp({ apps: [probeApp], config: { RATE_LIMIT_ADDRESS_PER_MIN: 2 } });
+    try {
+      await http(small.url, 'GET', '/v1/_probe/lang');
+      await http(small.url, 'GET', '/v1/_probe/lang');
+      const over = await http(small.url, 'GET', '/v1/_probe/lang');
+      expectEnvelope(over, 429, 'rate_limited');
+      expect(over.headers.get('ratelimit')).toMatch(/^"per-address";r=0;t=[0-9]+$/);
+      expect(over.headers.get('ratelimit-policy')).toBe('"per-address";q=2;w=60');
+    } finally {
+      await small.close();
+    }
+  });
+});

@@ -14,7 +14,7 @@ import { normalizeError } from './errors/normalize.ts';
 import { genRequestId } from './request-id.ts';
 import { negotiateLanguage, type Lang } from './language.ts';
 import { createCursorCodec, type CursorCodec } from './cursor.ts';
-import { RateLimiter } from './rate-limit.ts';
+import { appliedLimits, rateLimitHeaders, RateLimiter, type AppliedLimit } from './rate-limit.ts';
 import { createCors } from './cors.ts';
 import { registerIdempotency } from './idempotency.ts';
 import { registerHealth } from './health.ts';
@@ -31,6 +31,8 @@ declare module 'fastify' {
     rateLimiter: RateLimiter;
   }
   interface FastifyRequest {
+    /** The rate limits this request was counted against, for its `RateLimit` headers. */
+    rateLimits: AppliedLimit[];
     lang: Lang;
     /** Id of the signed-in account, set by the auth guard; null when anonymous. */
     actorId: string | null;
@@ -103,7 +105,17 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
   app.decorate('rateLimiter', new RateLimiter(runtime.redis));
   app.decorateRequest('lang', 'en');
   app.decorateRequest('actorId', null);
+  app.decorateRequest('rateLimits', null as unknown as AppliedLimit[]);
   const cors = createCors(config);
+
+  // Limits a handler's services count (`consume('login', …)`) land in the request's list: each
+  // handler runs inside the request's rate-limit context.
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+      return appliedLimits.run(req.rateLimits ?? [], () => handler.call(this, req, reply));
+    } as typeof handler;
+  });
 
   const allowedMethods = trackRoutes(app);
 
@@ -117,6 +129,8 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
   app.addHook('onSend', async (req, reply, payload) => {
     if (closing) reply.header('connection', 'close');
     cors.decorate(req, reply);
+    const limits = req.rateLimits ? rateLimitHeaders(req.rateLimits) : null;
+    if (limits) reply.headers(limits);
     // Private answers are never stored by a browser or a shared cache: every answer to a
     // request whose caller was identified (a guard found the actor: `/v1/me*`, sessions,
     // transactions, a feed with `is_favorite`…), and routes marked `private`. A token sent to a
@@ -133,6 +147,7 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    req.rateLimits = [];
     if (closing) throw new AppError('unavailable', 'The server is shutting down; retry.', {}, { 'retry-after': '1' });
     req.lang = negotiateLanguage(
       (req.query as Record<string, unknown> | undefined)?.lang,
@@ -141,12 +156,12 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
     // A preflight costs nothing and comes before most browser requests: counting it would halve
     // a browser client's budget.
     if (req.routeOptions.config?.rateLimitExempt || req.method === 'OPTIONS') return;
-    await limit(app, req.log, 'address', req.ip, config.RATE_LIMIT_ADDRESS_PER_MIN);
+    await limit(app, req, 'address', req.ip, config.RATE_LIMIT_ADDRESS_PER_MIN);
   });
   // After route guards have found the actor (they run in onRequest/preValidation).
   app.addHook('preHandler', async (req) => {
     if (!req.actorId || req.routeOptions.config?.rateLimitExempt) return;
-    await limit(app, req.log, 'actor', req.actorId, config.RATE_LIMIT_ACTOR_PER_MIN);
+    await limit(app, req, 'actor', req.actorId, config.RATE_LIMIT_ACTOR_PER_MIN);
   });
 
   registerInputScreen(app, { maxDepth: config.JSON_MAX_DEPTH, maxItems: config.JSON_MAX_ARRAY_ITEMS });
@@ -193,16 +208,16 @@ function sendError(err: unknown, req: FastifyRequest, reply: FastifyReply) {
 
 async function limit(
   app: FastifyInstance,
-  log: FastifyInstance['log'],
+  req: FastifyRequest,
   bucket: string,
   id: string,
   perMinute: number,
 ): Promise<void> {
   let result;
   try {
-    result = await app.rateLimiter.hit(bucket, id, perMinute, 60);
+    result = await appliedLimits.run(req.rateLimits, () => app.rateLimiter.hit(bucket, id, perMinute, 60));
   } catch (err) {
-    log.warn({ err }, 'rate limiter unavailable; request let through');
+    req.log.warn({ err }, 'rate limiter unavailable; request let through');
     return;
   }
   if (!result.allowed) {
