@@ -16,8 +16,10 @@ import { negotiateLanguage, type Lang } from './language.ts';
 import { createCursorCodec, type CursorCodec } from './cursor.ts';
 import { appliedLimits, rateLimitHeaders, RateLimiter, type AppliedLimit } from './rate-limit.ts';
 import { createCors } from './cors.ts';
+import { createMetrics } from './metrics.ts';
+import type { Registry } from 'prom-client';
 import { registerIdempotency } from './idempotency.ts';
-import { registerHealth } from './health.ts';
+import { registerHealth, registerOperatorEndpoints } from './health.ts';
 import { registerOpenApi } from './openapi.ts';
 import { trackRoutes } from './method-not-allowed.ts';
 import { loggerOptions } from './log.ts';
@@ -29,6 +31,8 @@ declare module 'fastify' {
     runtime: Runtime;
     cursors: CursorCodec;
     rateLimiter: RateLimiter;
+    /** The server's Prometheus registry (`/metrics`): a process adds its own metrics (open sockets). */
+    metrics: Registry;
   }
   interface FastifyRequest {
     /** The rate limits this request was counted against, for its `RateLimit` headers. */
@@ -107,6 +111,7 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
   app.decorateRequest('actorId', null);
   app.decorateRequest('rateLimits', null as unknown as AppliedLimit[]);
   const cors = createCors(config);
+  app.decorate('metrics', createMetrics(app, runtime));
 
   // Limits a handler's services count (`consume('login', …)`) land in the request's list: each
   // handler runs inside the request's rate-limit context.
@@ -193,6 +198,7 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
 
   await registerOpenApi(app);
   registerHealth(app, runtime, opts.version ?? '0.0.0');
+  registerOperatorEndpoints(app, runtime, app.metrics);
   for (const a of opts.apps) await app.register(a.plugin, { ...a.options });
   return app;
 }

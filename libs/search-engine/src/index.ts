@@ -166,3 +166,4 @@ export function createSearchEngine(url: string, opts: { requestTimeoutMs?: numbe
     close: () => client.close(),
   };
 }
+export { withCallTiming, type EngineCallObserver } from './timing.ts';
