@@ -28,3 +28,4 @@ export {
   pageOf,
 } from './schemas.ts';
 export { runHttpServer, packageVersion } from './start.ts';
+export { addGauge } from './metrics.ts';

@@ -120,3 +120,15 @@ export function createMetrics(app: FastifyInstance, runtime: Runtime): Registry 
 
   return registry;
 }
+
+/** A gauge read at each scrape from `read` (e.g. the sockets a gateway in this process holds). */
+export function addGauge(registry: Registry, name: string, help: string, read: () => number): void {
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.set(read());
+    },
+  });
+}
