@@ -74,6 +74,18 @@ describe('one base URL', () => {
     expect(health.status).toBe(200);
   });
 
+  it('serves /livez, /readyz and /metrics once for every app, open sockets included', async () => {
+    expect((await http(url, 'GET', '/livez')).status).toBe(200);
+    const ready = await http(url, 'GET', '/readyz');
+    expect(ready.status, ready.text).toBe(200);
+    const metrics = await http(url, 'GET', '/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toMatch(/^realtime_open_sockets [0-9]+$/m);
+    expect(metrics.text).toMatch(/^# TYPE http_requests_total counter$/m);
+    const doc = await http(url, 'GET', '/v1/openapi.json');
+    for (const p of ['/livez', '/readyz', '/metrics', '/health']) expect(Object.keys(doc.body.paths)).toContain(p);
+  });
+
   it('passes /v1/ws upgrades through to the gateway', async () => {
     const status = await new Promise<number>((resolve, reject) => {
       const ws = new WebSocket(`${url.replace('http', 'ws')}/v1/ws`);

@@ -23,11 +23,15 @@ export interface Gateway {
   port: number;
   /** The socket library in use and its version, e.g. `ws 8.23.0`. */
   transport: string;
+  /** Sockets open now, for the `realtime_open_sockets` metric. */
+  openSockets(): number;
   close(): Promise<void>;
 }
 
 const MAX_PAYLOAD = 16 * 1024;
 const SOCKET_PATH = '/v1/ws';
+const OPEN_SOCKETS_HELP =
+  '# HELP realtime_open_sockets Sockets open on this gateway.\n# TYPE realtime_open_sockets gauge\n';
 
 function envelope(status: number, code: string, message: string, requestId: string): HttpAnswer {
   return {
@@ -60,6 +64,7 @@ export async function startGateway(opts: {
   subscriber.on('error', () => {});
   const sockets = new Map<string, Set<TransportSocket<UserData>>>();
   const subscribed = new Map<string, Promise<unknown>>();
+  let openCount = 0;
 
   subscriber.on('message', (channel: string, raw: string) => {
     const accountId = channel.slice(accountChannel(config.REDIS_KEY_PREFIX, '').length);
@@ -96,6 +101,26 @@ export async function startGateway(opts: {
           if (!req.upgrade && req.method === 'GET' && req.path === '/health') {
             return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"ok"}' };
           }
+          // Deployed alone, the gateway answers the operator endpoints itself (DESIGN G4d). Its
+          // one dependency of its own is the Redis subscription that delivers messages.
+          if (!req.upgrade && req.method === 'GET' && req.path === '/livez') {
+            return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"ok"}' };
+          }
+          if (!req.upgrade && req.method === 'GET' && req.path === '/readyz') {
+            const ready = subscriber.status === 'ready';
+            return {
+              status: ready ? 200 : 503,
+              headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+              body: JSON.stringify({ status: ready ? 'ready' : 'not_ready', checks: { cache: ready ? 'ok' : 'down' } }),
+            };
+          }
+          if (!req.upgrade && req.method === 'GET' && req.path === '/metrics') {
+            return {
+              status: 200,
+              headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' },
+              body: `${OPEN_SOCKETS_HELP}realtime_open_sockets ${openCount}\n`,
+            };
+          }
           return envelope(404, 'not_found', `Nothing at ${req.path}; the socket is ${SOCKET_PATH}.`, requestId);
         },
         upgrade: async (req) => {
@@ -113,6 +138,7 @@ export async function startGateway(opts: {
           }
         },
         open: async (ws) => {
+          openCount++;
           const { accountId } = ws.data;
           let set = sockets.get(accountId);
           if (!set) {
@@ -140,6 +166,7 @@ export async function startGateway(opts: {
           send(ws, 'error', { code: 'validation_error', message: 'Unknown message; send {"type":"ping"}.' });
         },
         close: (ws) => {
+          openCount--;
           const { accountId } = ws.data;
           const set = sockets.get(accountId);
           if (!set) return;
@@ -160,6 +187,7 @@ export async function startGateway(opts: {
   return {
     port: listening.port,
     transport: `${transport.name} ${transport.version}`,
+    openSockets: () => openCount,
     async close() {
       await listening.close();
       await subscriber.quit().catch(() => {});

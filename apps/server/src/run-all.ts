@@ -1,5 +1,5 @@
 import type { Config } from '@guest/config';
-import { runHttpServer } from '@guest/http-kit';
+import { addGauge, runHttpServer } from '@guest/http-kit';
 import { startGateway } from '@guest/realtime';
 import { socketAuthenticator } from '@guest/realtime/socket-auth';
 import { allApps } from './app.ts';
@@ -19,6 +19,7 @@ export async function runAll(config?: Config, opts: { onClose?: () => Promise<vo
         port: runtime.config.REALTIME_PORT,
         host: '127.0.0.1',
       });
+      addGauge(app.metrics, 'realtime_open_sockets', 'Sockets open on this gateway.', () => gateway.openSockets());
       const endUpgraded = forwardWebSocketUpgrades(app.server, { host: '127.0.0.1', port: gateway.port });
       app.addHook('preClose', async () => {
         endUpgraded();

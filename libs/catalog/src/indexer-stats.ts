@@ -35,3 +35,23 @@ export async function indexerStats(database: { pool: SqlRunner }): Promise<Index
     dead: Number(r.dead),
   };
 }
+
+/**
+ * Jobs waiting in each pg-boss queue (created or waiting for a retry), by queue name, read from
+ * pg-boss' own table in `jobsSchema` (pass `runtime.database`). Empty until pg-boss has made its
+ * schema. For the queue-depth metric beside `indexerStats`.
+ */
+export async function jobQueueDepths(database: {
+  pool: SqlRunner;
+  jobsSchema: string;
+}): Promise<Record<string, number>> {
+  const schema = database.jobsSchema.replace(/"/g, '""');
+  const present = await database.pool.query<{ present: boolean }>(
+    `select to_regclass('"${schema}".job') is not null as present`,
+  );
+  if (!present.rows[0]?.present) return {};
+  const { rows } = await database.pool.query<{ name: string; depth: string }>(
+    `select name, count(*) as depth from "${schema}".job where state in ('created', 'retry') group by name`,
+  );
+  return Object.fromEntries(rows.map((r) => [r.name, Number(r.depth)]));
+}

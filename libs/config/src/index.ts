@@ -50,6 +50,9 @@ export function loadConfig(
     // DESIGN section 6: absolute URLs (avatars, map resources, the origin of /v1/nodes) come
     // from here, never from a client's Host header.
     if (!cfg.PUBLIC_BASE_URL) problems.push('PUBLIC_BASE_URL: must be set in production');
+    if (cfg.CORS_ORIGINS.includes('*')) {
+      problems.push("CORS_ORIGINS: * is refused in production; list the web clients' exact origins");
+    }
   }
   for (const [name, why] of Object.entries(WITHDRAWN)) {
     if (merged[name] !== undefined) problems.push(`${name}: no longer read; ${why}`);

@@ -79,6 +79,38 @@ const trustProxy = z
     return entries;
   });
 
+/**
+ * Browser origins allowed to call the API (CORS): comma-separated exact origins
+ * (`https://app.example.com`, scheme and host and an optional port, nothing after it), or `*`
+ * for any origin (refused in production by `loadConfig`: any web page could then read answers).
+ */
+const corsOrigins = z
+  .string()
+  .default('')
+  .transform((raw, ctx): string[] => {
+    const entries = raw
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
+    const bad = entries.filter((e) => {
+      if (e === '*') return false;
+      try {
+        const u = new URL(e);
+        return !['http:', 'https:'].includes(u.protocol) || u.origin !== e;
+      } catch {
+        return true;
+      }
+    });
+    if (bad.length) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `exact origins like https://app.example.com (no path, no trailing slash), or *: ${bad.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
 /** Development-only secrets: production must set its own (checked in `loadConfig`). */
 const DEV_SECRET = 'development-only-secret-change-me-0123456789';
 const secret = z.string().min(32, 'must be at least 32 characters').default(DEV_SECRET);
@@ -100,6 +132,10 @@ export const envSchema = z.object({
   PUBLIC_BASE_URL: url(['http:', 'https:']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: trustProxy,
+  /** In development, also any `http://localhost:*` and `http://127.0.0.1:*` (a local web client). */
+  CORS_ORIGINS: corsOrigins,
+  /** How long a browser may keep a preflight answer (`Access-Control-Max-Age`). */
+  CORS_MAX_AGE_S: int(600, 0, 86_400),
 
   DATABASE_URL: url(['postgres:', 'postgresql:']).default('postgres://postgres@127.0.0.1:5432/guest'),
   DATABASE_POOL_MAX: int(10, 1, 200),

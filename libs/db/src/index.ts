@@ -2,6 +2,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { repoRoot } from '@guest/config';
 import * as schema from './schema/index.ts';
 
@@ -70,4 +71,23 @@ export async function ensureDatabaseExists(url: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * How many of the repository's migrations the database lacks (0: up to date), the way
+ * drizzle's migrator decides: a migration is applied when the newest recorded one is at least as
+ * recent. A database that never saw a migration lacks them all. For `/readyz`: a process on an
+ * unmigrated database would answer 500 on its first query of a missing table.
+ */
+export async function pendingMigrations(pool: pg.Pool): Promise<number> {
+  const files = readMigrationFiles({ migrationsFolder });
+  const table = await pool.query<{ present: boolean }>(
+    `select to_regclass('drizzle.__drizzle_migrations') is not null as present`,
+  );
+  if (!table.rows[0]?.present) return files.length;
+  const { rows } = await pool.query<{ last: string | null }>(
+    'select max(created_at)::text as last from drizzle.__drizzle_migrations',
+  );
+  const last = rows[0]?.last == null ? -Infinity : Number(rows[0].last);
+  return files.filter((m) => m.folderMillis > last).length;
 }

@@ -4,6 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Runtime } from '@guest/runtime';
 // @guest/catalog depends on nothing of ours, so this adds no cycle and no dependency on the indexer.
 import { indexerStats, indexPattern } from '@guest/catalog';
+import { pendingMigrations } from '@guest/db';
+import type { Registry } from 'prom-client';
 
 const CheckResult = z.object({
   status: z.enum(['ok', 'down']),
@@ -120,6 +122,88 @@ export function registerHealth(app: FastifyInstance, runtime: Runtime, version: 
         checks: byName,
         indexer,
       });
+    },
+  );
+}
+
+export const ReadyResponse = z
+  .object({
+    status: z.enum(['ready', 'not_ready']),
+    checks: z.object({
+      database: CheckResult,
+      migrations: CheckResult,
+      cache: CheckResult,
+      search: CheckResult,
+      storage: CheckResult,
+    }),
+  })
+  .meta({ id: 'ReadyResponse' });
+
+/**
+ * DESIGN.md G4d beside `/health`: `/livez` says the process answers (no dependency is asked, so
+ * an orchestrator never restarts a healthy process for a database outage); `/readyz` says it can
+ * serve: every dependency answers and the database has every migration (an unmigrated database
+ * would turn requests into errors), 503 naming what is not ready otherwise; `/metrics` is the
+ * Prometheus text of `registry`.
+ */
+export function registerOperatorEndpoints(app: FastifyInstance, runtime: Runtime, registry: Registry): void {
+  const checks = healthChecks(runtime);
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  typed.get(
+    '/livez',
+    {
+      schema: {
+        tags: ['monitoring'],
+        summary: 'The process answers (no dependency is checked)',
+        response: { 200: z.object({ status: z.literal('ok') }).meta({ id: 'LiveResponse' }) },
+      },
+      config: { rateLimitExempt: true },
+    },
+    async (_req, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { status: 'ok' as const };
+    },
+  );
+  typed.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['monitoring'],
+        summary: 'Ready to serve: every dependency answers and the database has every migration',
+        response: { 200: ReadyResponse, 503: ReadyResponse },
+      },
+      config: { rateLimitExempt: true },
+    },
+    async (_req, reply) => {
+      const migrations: Check = async () => {
+        const missing = await pendingMigrations(runtime.database.pool);
+        if (missing > 0) throw new Error(`database not migrated: ${missing} migration(s) not applied`);
+      };
+      const all = { ...checks, migrations };
+      const names = ['database', 'migrations', 'cache', 'search', 'storage'] as const;
+      const results = await Promise.all(names.map((n) => run(all[n])));
+      const byName = Object.fromEntries(names.map((n, i) => [n, results[i]!])) as z.infer<
+        typeof ReadyResponse
+      >['checks'];
+      const ready = results.every((r) => r.status === 'ok');
+      reply.header('cache-control', 'no-store');
+      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks: byName });
+    },
+  );
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        tags: ['monitoring'],
+        summary: 'Prometheus metrics (text exposition format)',
+        response: { 200: z.string().meta({ description: 'Prometheus text format 0.0.4.' }) },
+      },
+      config: { rateLimitExempt: true },
+    },
+    async (_req, reply) => {
+      const text = await registry.metrics();
+      reply.header('cache-control', 'no-store').type(registry.contentType);
+      return reply.send(text);
     },
   );
 }

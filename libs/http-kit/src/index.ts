@@ -29,3 +29,4 @@ export {
 } from './schemas.ts';
 export { runHttpServer, packageVersion } from './start.ts';
 export { publicBaseUrl } from './public-url.ts';
+export { addGauge } from './metrics.ts';

@@ -14,10 +14,13 @@ import { normalizeError } from './errors/normalize.ts';
 import { genRequestId } from './request-id.ts';
 import { negotiateLanguage, type Lang } from './language.ts';
 import { createCursorCodec, type CursorCodec } from './cursor.ts';
-import { RateLimiter } from './rate-limit.ts';
+import { appliedLimits, rateLimitHeaders, RateLimiter, type AppliedLimit } from './rate-limit.ts';
+import { createCors } from './cors.ts';
+import { createMetrics } from './metrics.ts';
+import type { Registry } from 'prom-client';
 import { registerIdempotency } from './idempotency.ts';
 import { registerJsonBody } from './json-body.ts';
-import { registerHealth } from './health.ts';
+import { registerHealth, registerOperatorEndpoints } from './health.ts';
 import { registerOpenApi } from './openapi.ts';
 import { trackRoutes } from './method-not-allowed.ts';
 import { loggerOptions } from './log.ts';
@@ -29,8 +32,12 @@ declare module 'fastify' {
     runtime: Runtime;
     cursors: CursorCodec;
     rateLimiter: RateLimiter;
+    /** The server's Prometheus registry (`/metrics`): a process adds its own metrics (open sockets). */
+    metrics: Registry;
   }
   interface FastifyRequest {
+    /** The rate limits this request was counted against, for its `RateLimit` headers. */
+    rateLimits: AppliedLimit[];
     lang: Lang;
     /** Id of the signed-in account, set by the auth guard; null when anonymous. */
     actorId: string | null;
@@ -104,6 +111,18 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
   app.decorate('rateLimiter', new RateLimiter(runtime.redis));
   app.decorateRequest('lang', 'en');
   app.decorateRequest('actorId', null);
+  app.decorateRequest('rateLimits', null as unknown as AppliedLimit[]);
+  const cors = createCors(config);
+  app.decorate('metrics', createMetrics(app, runtime));
+
+  // Limits a handler's services count (`consume('login', …)`) land in the request's list: each
+  // handler runs inside the request's rate-limit context.
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+      return appliedLimits.run(req.rateLimits ?? [], () => handler.call(this, req, reply));
+    } as typeof handler;
+  });
 
   const allowedMethods = trackRoutes(app);
 
@@ -116,6 +135,9 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
   });
   app.addHook('onSend', async (req, reply, payload) => {
     if (closing) reply.header('connection', 'close');
+    cors.decorate(req, reply);
+    const limits = req.rateLimits ? rateLimitHeaders(req.rateLimits) : null;
+    if (limits) reply.headers(limits);
     // Private answers are never stored by a browser or a shared cache: every answer to a
     // request whose caller was identified (a guard found the actor: `/v1/me*`, sessions,
     // transactions, a feed with `is_favorite`…), and routes marked `private`. A token sent to a
@@ -132,18 +154,21 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    req.rateLimits = [];
     if (closing) throw new AppError('unavailable', 'The server is shutting down; retry.', {}, { 'retry-after': '1' });
     req.lang = negotiateLanguage(
       (req.query as Record<string, unknown> | undefined)?.lang,
       req.headers['accept-language'],
     );
-    if (req.routeOptions.config?.rateLimitExempt) return;
-    await limit(app, req.log, 'address', req.ip, config.RATE_LIMIT_ADDRESS_PER_MIN);
+    // A preflight costs nothing and comes before most browser requests: counting it would halve
+    // a browser client's budget.
+    if (req.routeOptions.config?.rateLimitExempt || req.method === 'OPTIONS') return;
+    await limit(app, req, 'address', req.ip, config.RATE_LIMIT_ADDRESS_PER_MIN);
   });
   // After route guards have found the actor (they run in onRequest/preValidation).
   app.addHook('preHandler', async (req) => {
     if (!req.actorId || req.routeOptions.config?.rateLimitExempt) return;
-    await limit(app, req.log, 'actor', req.actorId, config.RATE_LIMIT_ACTOR_PER_MIN);
+    await limit(app, req, 'actor', req.actorId, config.RATE_LIMIT_ACTOR_PER_MIN);
   });
 
   registerInputScreen(app, { maxDepth: config.JSON_MAX_DEPTH, maxItems: config.JSON_MAX_ARRAY_ITEMS });
@@ -154,12 +179,21 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
 
   app.setNotFoundHandler((req, reply) => {
     const allowed = allowedMethods(req.method, req.url);
+    // OPTIONS on a known path (no route declares it): its methods, and a CORS preflight's answer
+    // when the browser asks from an allowed origin.
+    if (req.method === 'OPTIONS' && allowed.length) {
+      const methods = [...allowed, 'OPTIONS'];
+      cors.preflight(req, reply, methods);
+      return reply.code(204).header('allow', methods.join(', ')).send();
+    }
+    // OPTIONS is answered on every known path (above), so it is one of the allowed methods.
+    const withOptions = [...allowed, 'OPTIONS'];
     const appError = allowed.length
       ? new AppError(
           'method_not_allowed',
           `Method ${req.method} is not allowed here.`,
-          { allowed },
-          { allow: allowed.join(', ') },
+          { allowed: withOptions },
+          { allow: withOptions.join(', ') },
         )
       : new AppError('not_found', 'No such endpoint.', { path: req.url.split('?')[0] });
     return reply.code(appError.status).headers(appError.headers).send(envelope(appError, req.id));
@@ -167,6 +201,7 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
 
   await registerOpenApi(app);
   registerHealth(app, runtime, opts.version ?? '0.0.0');
+  registerOperatorEndpoints(app, runtime, app.metrics);
   for (const a of opts.apps) await app.register(a.plugin, { ...a.options });
   return app;
 }
@@ -182,16 +217,16 @@ function sendError(err: unknown, req: FastifyRequest, reply: FastifyReply) {
 
 async function limit(
   app: FastifyInstance,
-  log: FastifyInstance['log'],
+  req: FastifyRequest,
   bucket: string,
   id: string,
   perMinute: number,
 ): Promise<void> {
   let result;
   try {
-    result = await app.rateLimiter.hit(bucket, id, perMinute, 60);
+    result = await appliedLimits.run(req.rateLimits, () => app.rateLimiter.hit(bucket, id, perMinute, 60));
   } catch (err) {
-    log.warn({ err }, 'rate limiter unavailable; request let through');
+    req.log.warn({ err }, 'rate limiter unavailable; request let through');
     return;
   }
   if (!result.allowed) {

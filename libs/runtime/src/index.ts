@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Config } from '@guest/config';
 import { createDatabase, type Database } from '@guest/db';
-import { createSearchEngine, type SearchEngine } from '@guest/search-engine';
+import { createSearchEngine, withCallTiming, type EngineCallObserver, type SearchEngine } from '@guest/search-engine';
 import { createLocalStorage, type FileStorage } from '@guest/storage';
 import { systemClock, type Clock } from './clock.ts';
 
@@ -65,6 +65,8 @@ export interface Runtime {
   database: Database;
   redis: Redis;
   search: SearchEngine;
+  /** Hears every finished call of `search` (operation and duration), e.g. for `/metrics`; returns the remover. */
+  observeEngineCalls(observer: EngineCallObserver): () => void;
   storage: FileStorage;
   clock: Clock;
   close(): Promise<void>;
@@ -76,7 +78,9 @@ export function createRuntime(config: Config, opts: { clock?: Clock } = {}): Run
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
   });
   const redis = createRedis(config);
-  const search = createSearchEngine(config.OPENSEARCH_URL, { requestTimeoutMs: config.SEARCH_REQUEST_TIMEOUT_MS });
+  const search = withCallTiming(
+    createSearchEngine(config.OPENSEARCH_URL, { requestTimeoutMs: config.SEARCH_REQUEST_TIMEOUT_MS }),
+  );
   const storage = createLocalStorage(config.STORAGE_DIR);
   let closed = false;
   return {
@@ -84,6 +88,7 @@ export function createRuntime(config: Config, opts: { clock?: Clock } = {}): Run
     database,
     redis,
     search,
+    observeEngineCalls: (observer) => search.observeCalls(observer),
     storage,
     clock: opts.clock ?? systemClock,
     async close() {

@@ -171,3 +171,4 @@ export function createSearchEngine(url: string, opts: { requestTimeoutMs?: numbe
     close: () => client.close(),
   };
 }
+export { withCallTiming, type EngineCallObserver } from './timing.ts';
