@@ -9,11 +9,21 @@ export { TransportListenError, TransportLoadError } from './transport.ts';
 
 export interface SocketIdentity {
   accountId: string;
-  sessionId: string | null;
+  sessionId: string;
+  /** When the token (or the ticket's socket lifetime) that opened the socket lapses. */
+  expiresAt: Date;
+}
+
+/** Why a socket is not opened: the HTTP status and code of the error envelope. */
+export interface SocketRefusal {
+  status: 401 | 403;
+  code: 'unauthorized' | 'email_not_confirmed' | 'account_restricted';
+  message: string;
+  details: Record<string, unknown>;
 }
 
 /** Finds who opens the socket from its query (`access_token` for apps, `ticket` for the web, G5c). */
-export type SocketAuthenticator = (query: URLSearchParams) => Promise<SocketIdentity | null>;
+export type SocketAuthenticator = (query: URLSearchParams) => Promise<SocketIdentity | SocketRefusal>;
 
 interface UserData extends SocketIdentity {
   connectionId: string;
@@ -29,11 +39,17 @@ export interface Gateway {
 const MAX_PAYLOAD = 16 * 1024;
 const SOCKET_PATH = '/v1/ws';
 
-function envelope(status: number, code: string, message: string, requestId: string): HttpAnswer {
+function envelope(
+  status: number,
+  code: string,
+  message: string,
+  requestId: string,
+  details: Record<string, unknown> = {},
+): HttpAnswer {
   return {
     status,
     headers: { 'content-type': 'application/json', 'x-request-id': requestId },
-    body: JSON.stringify({ error: { code, message, details: {}, request_id: requestId } }),
+    body: JSON.stringify({ error: { code, message, details, request_id: requestId } }),
   };
 }
 
@@ -101,13 +117,13 @@ export async function startGateway(opts: {
         upgrade: async (req) => {
           const requestId = req.header('x-request-id') || randomUUID();
           try {
-            const identity = await authenticate(req.query);
-            if (!identity) {
-              return {
-                refuse: envelope(401, 'unauthorized', 'A valid access_token or ticket is required.', requestId),
-              };
+            const result = await authenticate(req.query);
+            if ('code' in result) {
+              return { refuse: envelope(result.status, result.code, result.message, requestId, result.details) };
             }
-            return { accept: { ...identity, connectionId: randomUUID() } };
+            return {
+              accept: { ...result, connectionId: randomUUID() },
+            };
           } catch {
             return { refuse: envelope(500, 'internal_error', 'Internal error.', requestId) };
           }
