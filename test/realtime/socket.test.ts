@@ -6,7 +6,7 @@ import { socketAuthenticator } from '@guest/realtime/socket-auth';
 import type { TestApp } from '../support/test-app.ts';
 import { http } from '../support/http.ts';
 import { confirmEmail, register, startAuthApp, type Registered } from '../write-api/auth/support.ts';
-import { envelopeOf, refusal, tokenExpiringIn } from './support.ts';
+import { connect as open, envelopeOf, refusal, tokenExpiringIn } from './support.ts';
 
 let t: TestApp;
 let gw: Gateway;
@@ -172,6 +172,29 @@ describe('/v1/ws (spec 5.12, DESIGN G5c, G6a)', () => {
       await refusal(`ws://127.0.0.1:${gw.port}/v1/socket?access_token=${guest.tokens.access_token}`),
     );
     expect(r).toMatchObject({ status: 404, code: 'not_found' });
+  });
+
+  it('answers client messages that break the protocol with an error message, and keeps the socket open', async () => {
+    const s = await open(wsUrl(`access_token=${guest.tokens.access_token}`));
+    await s.next('hello');
+    s.send('not json');
+    expect((await s.next('error')).data).toMatchObject({
+      code: 'validation_error',
+      details: { reason: 'malformed_json' },
+    });
+    s.send({ type: 'subscribe', data: {} });
+    expect((await s.next('error', (m) => m.data.details.reason === 'unknown_type')).data.details.allowed).toEqual([
+      'ping',
+      'auth.renew',
+    ]);
+    s.send({ type: 'auth.renew', data: { token: 'x' } });
+    expect((await s.next('error', (m) => m.data.code === 'schema_invalid')).data.details).toEqual({
+      fields: ['data'],
+      in_reply_to: 'auth.renew',
+    });
+    s.send({ type: 'ping' });
+    await s.next('pong');
+    s.ws.close();
   });
 
   it('delivers what any process publishes to the account', async () => {
