@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startGateway, publishToAccount, type Gateway } from '@guest/realtime';
+import { asyncApiDocument, startGateway, publishToAccount, type Gateway } from '@guest/realtime';
 import { socketAuthenticator } from '@guest/realtime/socket-auth';
 import type { TestApp } from '../support/test-app.ts';
 import { http } from '../support/http.ts';
@@ -165,6 +165,13 @@ describe('/v1/ws (spec 5.12, DESIGN G5c, G6a)', () => {
       status: 401,
       details: { reason: 'session_closed' },
     });
+  });
+
+  it('serves its protocol as AsyncAPI 3 at GET /v1/asyncapi.json', async () => {
+    const res = await http(`http://127.0.0.1:${gw.port}`, 'GET', '/v1/asyncapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.asyncapi).toBe('3.0.0');
+    expect(res.body).toEqual(asyncApiDocument(t.config));
   });
 
   it('answers an upgrade on any other path with the 404 envelope', async () => {

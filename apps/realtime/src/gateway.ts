@@ -3,10 +3,12 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '@guest/config';
 import { accountChannel, type SocketMessage } from '@guest/realtime-bus';
 import { loadTransport, type HttpAnswer, type Transport, type TransportSocket } from './transport.ts';
+import { ASYNCAPI_PATH, asyncApiDocument } from './asyncapi.ts';
 import { CLOSE_CODES, parseClientMessage, type ServerData, type ServerMessageType } from './protocol.ts';
 
 export { publishToAccount, accountChannel, type SocketMessage } from '@guest/realtime-bus';
 export { TransportListenError, TransportLoadError } from './transport.ts';
+export { asyncApiDocument, ASYNCAPI_PATH } from './asyncapi.ts';
 
 export interface SocketIdentity {
   accountId: string;
@@ -114,6 +116,7 @@ export async function startGateway(opts: {
     ws.data.timers = [];
   };
   const warningMs = config.WS_EXPIRY_WARNING_S * 1000;
+  let asyncApiJson: string | undefined;
 
   // A socket lives as long as what opened it (or last renewed it): warned `WS_EXPIRY_WARNING_S`
   // before, closed with 4401 `expired` at the instant, so a stolen or outlived token cannot keep
@@ -185,6 +188,13 @@ export async function startGateway(opts: {
           const requestId = req.header('x-request-id') || randomUUID();
           if (!req.upgrade && req.method === 'GET' && req.path === '/health') {
             return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"ok"}' };
+          }
+          if (!req.upgrade && req.method === 'GET' && req.path === ASYNCAPI_PATH) {
+            return {
+              status: 200,
+              headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+              body: (asyncApiJson ??= JSON.stringify(asyncApiDocument(config))),
+            };
           }
           return envelope(404, 'not_found', `Nothing at ${req.path}; the socket is ${SOCKET_PATH}.`, requestId);
         },
