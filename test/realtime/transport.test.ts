@@ -104,7 +104,7 @@ describe('socket transport load check', () => {
     const config = loadConfig({ ...process.env, APP_ENV: 'test' });
     const started = startGateway({
       config,
-      authenticate: async () => null,
+      authenticate: async () => ({ status: 401, code: 'unauthorized', message: 'not used', details: {} }),
       port,
       host: '127.0.0.1',
       transport: loadTransport({ from }),

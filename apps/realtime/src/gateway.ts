@@ -3,20 +3,37 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '@guest/config';
 import { accountChannel, type SocketMessage } from '@guest/realtime-bus';
 import { loadTransport, type HttpAnswer, type Transport, type TransportSocket } from './transport.ts';
+import { ASYNCAPI_PATH, asyncApiDocument } from './asyncapi.ts';
+import { CLOSE_CODES, parseClientMessage, type ServerData, type ServerMessageType } from './protocol.ts';
 
 export { publishToAccount, accountChannel, type SocketMessage } from '@guest/realtime-bus';
 export { TransportListenError, TransportLoadError } from './transport.ts';
+export { asyncApiDocument, ASYNCAPI_PATH } from './asyncapi.ts';
 
 export interface SocketIdentity {
   accountId: string;
-  sessionId: string | null;
+  sessionId: string;
+  /** When the socket closes (4401 `expired`) unless the client renews it (`auth.renew`). */
+  expiresAt: Date;
+}
+
+/** Why a socket is not opened (or not renewed): the HTTP status and code of the error envelope. */
+export interface SocketRefusal {
+  status: 401 | 403;
+  code: 'unauthorized' | 'email_not_confirmed' | 'account_restricted';
+  message: string;
+  details: Record<string, unknown>;
 }
 
 /** Finds who opens the socket from its query (`access_token` for apps, `ticket` for the web, G5c). */
-export type SocketAuthenticator = (query: URLSearchParams) => Promise<SocketIdentity | null>;
+export type SocketAuthenticator = (query: URLSearchParams) => Promise<SocketIdentity | SocketRefusal>;
 
 interface UserData extends SocketIdentity {
   connectionId: string;
+  closed: boolean;
+  /** The expiry `auth.expiring` was last sent for, so it is sent once per expiry. */
+  warnedFor: number;
+  timers: NodeJS.Timeout[];
 }
 
 export interface Gateway {
@@ -33,11 +50,17 @@ const SOCKET_PATH = '/v1/ws';
 const OPEN_SOCKETS_HELP =
   '# HELP realtime_open_sockets Sockets open on this gateway.\n# TYPE realtime_open_sockets gauge\n';
 
-function envelope(status: number, code: string, message: string, requestId: string): HttpAnswer {
+function envelope(
+  status: number,
+  code: string,
+  message: string,
+  requestId: string,
+  details: Record<string, unknown> = {},
+): HttpAnswer {
   return {
     status,
     headers: { 'content-type': 'application/json', 'x-request-id': requestId },
-    body: JSON.stringify({ error: { code, message, details: {}, request_id: requestId } }),
+    body: JSON.stringify({ error: { code, message, details, request_id: requestId } }),
   };
 }
 
@@ -80,12 +103,82 @@ export async function startGateway(opts: {
     const closedSession = msg.type === 'session.closed' && (msg.data as { session_id?: string })?.session_id;
     for (const ws of set) {
       ws.send(raw);
-      if (closedSession && closedSession === ws.data.sessionId) ws.end(4001, 'session closed');
+      if (closedSession && closedSession === ws.data.sessionId) end(ws, CLOSE_CODES.sessionClosed);
     }
   });
 
-  const send = (ws: TransportSocket<UserData>, type: string, data: unknown) =>
-    ws.send(JSON.stringify({ type, data, ts: new Date().toISOString() }));
+  const send = <T extends ServerMessageType>(ws: TransportSocket<UserData>, type: T, data: ServerData<T>) => {
+    if (!ws.data.closed) ws.send(JSON.stringify({ type, data, ts: new Date().toISOString() }));
+  };
+  const end = (ws: TransportSocket<UserData>, close: { code: number; reason: string }) => {
+    if (ws.data.closed) return;
+    ws.data.closed = true;
+    clearTimers(ws);
+    ws.end(close.code, close.reason);
+  };
+  const clearTimers = (ws: TransportSocket<UserData>) => {
+    for (const timer of ws.data.timers) clearTimeout(timer);
+    ws.data.timers = [];
+  };
+  const warningMs = config.WS_EXPIRY_WARNING_S * 1000;
+  let asyncApiJson: string | undefined;
+
+  // A socket lives as long as what opened it (or last renewed it): warned `WS_EXPIRY_WARNING_S`
+  // before, closed with 4401 `expired` at the instant, so a stolen or outlived token cannot keep
+  // a socket listening forever.
+  const scheduleExpiry = (ws: TransportSocket<UserData>) => {
+    clearTimers(ws);
+    const at = ws.data.expiresAt.getTime();
+    const warn = () => {
+      if (ws.data.warnedFor === at) return;
+      ws.data.warnedFor = at;
+      send(ws, 'auth.expiring', {
+        expires_at: new Date(at).toISOString(),
+        expires_in: Math.max(0, Math.round((at - Date.now()) / 1000)),
+      });
+    };
+    const left = at - Date.now();
+    if (left <= 0) return end(ws, CLOSE_CODES.expired);
+    if (left <= warningMs) warn();
+    else ws.data.timers.push(setTimeout(warn, left - warningMs).unref());
+    ws.data.timers.push(setTimeout(() => end(ws, CLOSE_CODES.expired), left).unref());
+  };
+
+  const renew = async (ws: TransportSocket<UserData>, data: { access_token: string } | { ticket: string }) => {
+    let result: SocketIdentity | SocketRefusal;
+    try {
+      result = await authenticate(new URLSearchParams(data));
+    } catch {
+      return send(ws, 'error', {
+        code: 'internal_error',
+        message: 'Internal error.',
+        details: { in_reply_to: 'auth.renew' },
+      });
+    }
+    if ('code' in result) {
+      // Refused renewals leave the socket as it was: the client may still renew with a good token
+      // before the current expiry.
+      return send(ws, 'error', {
+        code: result.code,
+        message: result.message,
+        details: { ...result.details, in_reply_to: 'auth.renew' },
+      });
+    }
+    if (result.accountId !== ws.data.accountId) {
+      return send(ws, 'error', {
+        code: 'forbidden',
+        message: 'The token belongs to another account; open a new socket for it.',
+        details: { reason: 'other_account', in_reply_to: 'auth.renew' },
+      });
+    }
+    if (ws.data.closed) return;
+    // A renewal with a token of a newer session (a new sign-in) moves the socket to that session,
+    // so closing it closes this socket.
+    ws.data.sessionId = result.sessionId;
+    ws.data.expiresAt = result.expiresAt;
+    send(ws, 'auth.renewed', { expires_at: result.expiresAt.toISOString() });
+    scheduleExpiry(ws);
+  };
 
   let server;
   try {
@@ -121,18 +214,25 @@ export async function startGateway(opts: {
               body: `${OPEN_SOCKETS_HELP}realtime_open_sockets ${openCount}\n`,
             };
           }
+          if (!req.upgrade && req.method === 'GET' && req.path === ASYNCAPI_PATH) {
+            return {
+              status: 200,
+              headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+              body: (asyncApiJson ??= JSON.stringify(asyncApiDocument(config))),
+            };
+          }
           return envelope(404, 'not_found', `Nothing at ${req.path}; the socket is ${SOCKET_PATH}.`, requestId);
         },
         upgrade: async (req) => {
           const requestId = req.header('x-request-id') || randomUUID();
           try {
-            const identity = await authenticate(req.query);
-            if (!identity) {
-              return {
-                refuse: envelope(401, 'unauthorized', 'A valid access_token or ticket is required.', requestId),
-              };
+            const result = await authenticate(req.query);
+            if ('code' in result) {
+              return { refuse: envelope(result.status, result.code, result.message, requestId, result.details) };
             }
-            return { accept: { ...identity, connectionId: randomUUID() } };
+            return {
+              accept: { ...result, connectionId: randomUUID(), closed: false, warnedFor: 0, timers: [] },
+            };
           } catch {
             return { refuse: envelope(500, 'internal_error', 'Internal error.', requestId) };
           }
@@ -153,20 +253,29 @@ export async function startGateway(opts: {
           // Subscribed before the greeting: whatever is published once the client has its
           // `hello` reaches it.
           await subscribed.get(accountId);
-          send(ws, 'hello', { account_id: accountId });
+          send(ws, 'hello', {
+            account_id: accountId,
+            session_id: ws.data.sessionId,
+            expires_at: ws.data.expiresAt.toISOString(),
+          });
+          scheduleExpiry(ws);
         },
         message: (ws, text) => {
-          let msg: { type?: unknown } | null = null;
-          try {
-            msg = JSON.parse(text);
-          } catch {
-            msg = null;
+          const parsed = parseClientMessage(text);
+          if (!parsed.ok)
+            return send(ws, 'error', { code: parsed.code, message: parsed.message, details: parsed.details });
+          const msg = parsed.message;
+          switch (msg.type) {
+            case 'ping':
+              return send(ws, 'pong', {});
+            case 'auth.renew':
+              return void renew(ws, msg.data);
           }
-          if (msg && msg.type === 'ping') return void send(ws, 'pong', {});
-          send(ws, 'error', { code: 'validation_error', message: 'Unknown message; send {"type":"ping"}.' });
         },
         close: (ws) => {
           openCount--;
+          ws.data.closed = true;
+          clearTimers(ws);
           const { accountId } = ws.data;
           const set = sockets.get(accountId);
           if (!set) return;

@@ -1,6 +1,6 @@
 import type { Config } from '@guest/config';
 import { addGauge, runHttpServer } from '@guest/http-kit';
-import { startGateway } from '@guest/realtime';
+import { ASYNCAPI_PATH, asyncApiDocument, startGateway } from '@guest/realtime';
 import { socketAuthenticator } from '@guest/realtime/socket-auth';
 import { allApps } from './app.ts';
 import { forwardWebSocketUpgrades } from './ws-proxy.ts';
@@ -21,6 +21,13 @@ export async function runAll(config?: Config, opts: { onClose?: () => Promise<vo
       });
       addGauge(app.metrics, 'realtime_open_sockets', 'Sockets open on this gateway.', () => gateway.openSockets());
       const endUpgraded = forwardWebSocketUpgrades(app.server, { host: '127.0.0.1', port: gateway.port });
+      // The socket's protocol is published where clients reach the socket: at the one base URL too.
+      const socketProtocol = asyncApiDocument(runtime.config);
+      app.get(
+        ASYNCAPI_PATH,
+        { schema: { hide: true } as never, config: { rateLimitExempt: true } },
+        async () => socketProtocol,
+      );
       app.addHook('preClose', async () => {
         endUpgraded();
         await gateway.close();

@@ -1,5 +1,25 @@
 import net from 'node:net';
-import type { Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+
+/**
+ * A refused upgrade answered with the API's error envelope and `X-Request-Id`, as every HTTP
+ * answer is: a client that asked for a socket at the wrong place learns why, not just "404".
+ */
+function refusal(req: IncomingMessage, status: number, code: string, message: string): string {
+  const header = req.headers['x-request-id'];
+  const requestId = (Array.isArray(header) ? header[0] : header) || randomUUID();
+  const body = JSON.stringify({ error: { code, message, details: {}, request_id: requestId } });
+  return [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
+    'Content-Type: application/json',
+    `X-Request-Id: ${requestId}`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
 
 /**
  * The socket gateway is a separate server on its own port; to keep one base URL, upgrade requests
@@ -14,7 +34,7 @@ export function forwardWebSocketUpgrades(server: Server, target: { host: string;
     socket.on('close', () => open.delete(socket));
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/v1/ws') {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      socket.end(refusal(req, 404, 'not_found', `Nothing at ${path}; the socket is /v1/ws.`));
       return;
     }
     const upstream = net.connect(target.port, target.host, () => {
@@ -29,7 +49,7 @@ export function forwardWebSocketUpgrades(server: Server, target: { host: string;
       upstream.destroy();
     };
     upstream.on('error', () => {
-      socket.end('HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      socket.end(refusal(req, 502, 'bad_gateway', 'The socket gateway did not answer; retry.'));
     });
     socket.on('error', drop);
     socket.on('close', () => upstream.destroy());

@@ -13,6 +13,8 @@ export interface AuthContext {
   status: AccountStatus;
   /** Kinds of the account's restrictions active now. */
   restrictions: RestrictionKind[];
+  /** When the access token lapses: the socket closes then unless it is renewed in-band. */
+  expiresAt: Date;
 }
 
 export type AuthFailure = 'missing' | 'invalid' | 'expired' | 'session_closed';
@@ -43,7 +45,7 @@ export async function sessionState(
   runtime: Pick<Runtime, 'database'>,
   accountId: string,
   sessionId: string,
-): Promise<(Omit<AuthContext, 'accountId' | 'sessionId'> & { stale: boolean }) | null> {
+): Promise<(Omit<AuthContext, 'accountId' | 'sessionId' | 'expiresAt'> & { stale: boolean }) | null> {
   const { rows } = await runtime.database.pool.query<SessionRow>({
     name: 'auth-session',
     text: SESSION_QUERY,
@@ -90,5 +92,6 @@ export async function authenticate(
     emailConfirmed: state.emailConfirmed,
     status: state.status,
     restrictions: state.restrictions,
+    expiresAt: claims.expiresAt,
   };
 }

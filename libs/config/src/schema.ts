@@ -226,6 +226,8 @@ export const envSchema = z.object({
   DEMO_SEED: int(20261121, 0),
   /** Port of the realtime gateway; the all-in-one server passes `/v1/ws` upgrades to it. */
   REALTIME_PORT: int(8081, 0, 65535),
+  /** How long before a socket's token lapses it is told so (`auth.expiring`), to renew in time. */
+  WS_EXPIRY_WARNING_S: int(60, 1, 3600),
 
   // Accounts, sign-in and sessions (spec sections 4.1 and 5; DESIGN G5a-G5d, G8a).
   // argon2id: never below OWASP's minimum (19 MiB, 2 iterations, 1 lane).

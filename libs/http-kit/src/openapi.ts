@@ -44,7 +44,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         description:
           'Public API for guests of the travel marketplace. Errors always use the envelope ' +
           '`{error: {code, message, details, request_id}}`; every response carries `X-Request-Id`. ' +
-          'Lists are cursor-paged: `next_cursor` is opaque and signed. Creating requests accept `Idempotency-Key`.',
+          'Lists are cursor-paged: `next_cursor` is opaque and signed. Creating requests accept `Idempotency-Key`. ' +
+          'The realtime socket `/v1/ws` (messages, renewal, close codes) is described by the AsyncAPI 3 document at ' +
+          '[/v1/asyncapi.json](/v1/asyncapi.json).',
       },
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
