@@ -17,7 +17,13 @@ const AUDIENCE_CLAIM: Record<Audience, string> = {
 
 type TokenConfig = Pick<
   Config,
-  'JWT_SECRET_WRITE' | 'JWT_SECRET_READ' | 'JWT_SECRET_SOCKET' | 'TOKEN_ISSUER' | 'ACCESS_TOKEN_TTL_S'
+  | 'JWT_SECRET_WRITE'
+  | 'JWT_SECRET_READ'
+  | 'JWT_SECRET_SOCKET'
+  | 'TOKEN_ISSUER'
+  | 'ACCESS_TOKEN_TTL_S'
+  | 'ACCESS_TOKEN_MAX_LIFETIME_S'
+  | 'TOKEN_CLOCK_SKEW_S'
 >;
 
 export interface AccessClaims {
@@ -83,6 +89,11 @@ export async function verifyAccessToken(config: TokenConfig, token: string, audi
       audience: AUDIENCE_CLAIM[audience],
       requiredClaims: ['sub', 'sid', 'exp', 'iat', 'jti'],
     });
+    // A token from the future, or one that claims to live longer than this server ever issues,
+    // was made with a leaked key or by a broken issuer: refused even though the signature holds.
+    const iat = payload.iat!;
+    if (iat > Date.now() / 1000 + config.TOKEN_CLOCK_SKEW_S) throw new InvalidTokenError('invalid');
+    if (payload.exp! - iat > config.ACCESS_TOKEN_MAX_LIFETIME_S) throw new InvalidTokenError('invalid');
     const sid = payload.sid;
     if (typeof payload.sub !== 'string' || !UUID.test(payload.sub) || typeof sid !== 'string' || !UUID.test(sid)) {
       throw new InvalidTokenError('invalid');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SECRET_MIN_BYTES } from './secrets.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -17,9 +18,13 @@ const url = (protocols: string[]) =>
     `must be a URL with scheme ${protocols.join(' or ')}`,
   );
 
-/** Development-only secrets: production must set its own (checked in `loadConfig`). */
-const DEV_SECRET = 'development-only-secret-change-me-0123456789';
-const secret = z.string().min(32, 'must be at least 32 characters').default(DEV_SECRET);
+/**
+ * Signing and encryption keys. Unset in development, each takes its own random value from
+ * `.data/secrets.env`; production (or any non-loopback HOST) must give them (`loadConfig`).
+ */
+const secret = z
+  .string()
+  .refine((v) => Buffer.byteLength(v, 'utf8') >= SECRET_MIN_BYTES, `must be at least ${SECRET_MIN_BYTES} bytes`);
 
 /**
  * Every setting of every process, in one place. Names are the environment variables.
@@ -62,6 +67,10 @@ export const envSchema = z.object({
   IDEMPOTENCY_SECRET: secret,
   TOKEN_ISSUER: z.string().default('guest-api'),
   ACCESS_TOKEN_TTL_S: int(900, 30, 86_400),
+  /** Longest `exp - iat` an access token may claim; a longer-lived one is refused even when well signed. */
+  ACCESS_TOKEN_MAX_LIFETIME_S: int(900, 30, 86_400),
+  /** How far in the future `iat` may lie (clocks of two servers disagree a little). */
+  TOKEN_CLOCK_SKEW_S: int(30, 0, 300),
 
   RATE_LIMIT_ADDRESS_PER_MIN: int(600, 1),
   RATE_LIMIT_ACTOR_PER_MIN: int(300, 1),
@@ -200,4 +209,3 @@ export const envSchema = z.object({
 });
 
 export type Env = z.infer<typeof envSchema>;
-export { DEV_SECRET };
