@@ -15,7 +15,7 @@ export interface AuthContext {
   restrictions: RestrictionKind[];
 }
 
-export type AuthFailure = 'missing' | 'invalid' | 'expired' | 'session_closed';
+export type AuthFailure = 'missing' | 'invalid' | 'expired' | 'session_closed' | 'login_restricted';
 
 export class AuthError extends Error {
   constructor(readonly reason: AuthFailure) {
@@ -56,7 +56,8 @@ export async function sessionState(
 
 /**
  * Verifies an access token for `audience` and that its session is still open: a token of a
- * closed session fails at once, not when it expires (spec 5.4, 5.6). For HTTP guards and for
+ * closed session fails at once, not when it expires (spec 5.4, 5.6), and so does one of an
+ * account with an active `login` restriction (DESIGN G5b). For HTTP guards and for
  * the realtime gateway (`access_token` query parameter).
  */
 export async function authenticate(
@@ -64,6 +65,7 @@ export async function authenticate(
   token: string,
   audience: Audience,
   seenFrom?: { ip: string },
+  opts: { allowLoginRestricted?: boolean } = {},
 ): Promise<AuthContext> {
   let claims;
   try {
@@ -73,6 +75,9 @@ export async function authenticate(
   }
   const state = await sessionState(runtime, claims.accountId, claims.sessionId);
   if (!state) throw new AuthError('session_closed');
+  // The restriction is read on every call, so it bites from the request after it is written,
+  // not when the access token expires; only routes that end or list sessions stay open to it.
+  if (state.restrictions.includes('login') && !opts.allowLoginRestricted) throw new AuthError('login_restricted');
   if (state.stale && seenFrom) {
     // "Last used" is kept to the minute for the sessions list; a failed update must not fail the call.
     runtime.database.pool

@@ -17,6 +17,11 @@ export interface GuardOptions {
   restrictions?: RestrictionKind[];
   /** Which API's secret the token must be signed with; `write` unless told. */
   audience?: Audience;
+  /**
+   * Open to an account with an active `login` restriction (403 `account_restricted` elsewhere):
+   * only for routes that list or end its sessions, so a client can still sign out cleanly.
+   */
+  allowLoginRestricted?: boolean;
 }
 
 /** OpenAPI security requirement of a signed-in route. */
@@ -41,10 +46,18 @@ function unauthorized(reason: string): AppError {
   return new AppError('unauthorized', message, { reason }, { 'www-authenticate': 'Bearer' });
 }
 
-async function identify(req: FastifyRequest, token: string, audience: Audience): Promise<AuthContext> {
+async function identify(
+  req: FastifyRequest,
+  token: string,
+  audience: Audience,
+  allowLoginRestricted = false,
+): Promise<AuthContext> {
   try {
-    return await authenticate(req.server.runtime, token, audience, { ip: req.ip });
+    return await authenticate(req.server.runtime, token, audience, { ip: req.ip }, { allowLoginRestricted });
   } catch (err) {
+    if (err instanceof AuthError && err.reason === 'login_restricted') {
+      throw new AppError('account_restricted', 'This account may not be used now.', { restrictions: ['login'] });
+    }
     if (err instanceof AuthError) throw unauthorized(err.reason);
     throw err;
   }
@@ -70,7 +83,7 @@ export function requireAuth(opts: GuardOptions = {}): onRequestAsyncHookHandler 
     const token = bearerToken(req);
     if (token === null) throw unauthorized('missing');
     if (!token) throw unauthorized('invalid');
-    const auth = await identify(req, token, audience);
+    const auth = await identify(req, token, audience, opts.allowLoginRestricted);
     req.auth = auth;
     req.actorId = auth.accountId;
     enforce(auth, opts);
@@ -81,7 +94,9 @@ export function requireAuth(opts: GuardOptions = {}): onRequestAsyncHookHandler 
  * For routes where sign-in is optional (e.g. the feed with `is_favorite`): anonymous without a
  * header; a header that is present but bad is still 401, so a client learns to refresh.
  */
-export function optionalAuth(opts: Omit<GuardOptions, 'confirmed' | 'restrictions'> = {}): onRequestAsyncHookHandler {
+export function optionalAuth(
+  opts: Omit<GuardOptions, 'confirmed' | 'restrictions' | 'allowLoginRestricted'> = {},
+): onRequestAsyncHookHandler {
   const audience = opts.audience ?? 'write';
   return async (req) => {
     const token = bearerToken(req);
