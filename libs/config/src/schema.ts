@@ -136,6 +136,19 @@ export const envSchema = z.object({
   CAPTCHA_AFTER_FAILED_LOGINS_PER_EMAIL: int(3, 1),
   CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS: int(5, 1),
   CAPTCHA_FAILURE_WINDOW_S: int(900, 60),
+  /**
+   * Per-account back-off on failed logins (issue 14 point 3), counted per email whether or not an
+   * account has it, and whatever the address: after LOGIN_BACKOFF_FREE_FAILURES failures each
+   * further one closes sign-in to the email for LOGIN_BACKOFF_BASE_S, doubling up to
+   * LOGIN_BACKOFF_MAX_S (429 with Retry-After meanwhile, even for the right password). Failures
+   * are forgotten LOGIN_FAILURE_MEMORY_S after the last one, or at a successful sign-in or reset.
+   */
+  LOGIN_BACKOFF_FREE_FAILURES: int(3, 0, 100),
+  LOGIN_BACKOFF_BASE_S: int(30, 1, 3600),
+  LOGIN_BACKOFF_MAX_S: int(900, 1, 86_400),
+  LOGIN_FAILURE_MEMORY_S: int(86_400, 60, 30 * 86_400),
+  /** Failures (within the memory) after which the owner is mailed once that someone is trying. */
+  LOGIN_LOCKOUT_NOTICE_AFTER: int(10, 1, 1000),
   /** Registrations from one address within the hour after which a captcha is demanded. */
   CAPTCHA_AFTER_REGISTRATIONS_PER_ADDRESS: int(3, 1),
   /** Password-reset and deletion requests within the hour after which a captcha is demanded. */

@@ -47,8 +47,9 @@ describe('POST /v1/auth/captcha (G5d)', () => {
 });
 
 describe('login demands a captcha after repeated failures', () => {
-  // Only the per-email rule here; the per-address one has its own block.
-  beforeAll(() => fresh({ CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS: 1000 }));
+  // Only the per-email rule here; the per-address one has its own block, and the per-account
+  // back-off its own file (login-backoff.test.ts).
+  beforeAll(() => fresh({ CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS: 1000, LOGIN_BACKOFF_FREE_FAILURES: 100 }));
 
   it('per email: after 3 failures even the right password needs a solved captcha; refresh never does', async () => {
     const u = await register(t);
