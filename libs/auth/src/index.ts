@@ -30,6 +30,9 @@ export {
 export {
   createCaptcha,
   verifyCaptcha,
+  powSatisfied,
+  parseOffset,
+  type ProofOfWork,
   CAPTCHA_WIDTH,
   CAPTCHA_HEIGHT,
   PIECE_SIZE,

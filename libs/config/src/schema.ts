@@ -132,6 +132,11 @@ export const envSchema = z.object({
   RATE_LIMIT_CAPTCHA_PER_MIN: int(30, 1),
   CAPTCHA_TTL_S: int(120, 10, 3600),
   CAPTCHA_TOLERANCE_PX: int(4, 0, 20),
+  /**
+   * Leading zero bits of the captcha's proof of work: 13 is 8,192 SHA-256 hashes on average,
+   * about 100-300 ms with WebCrypto in a browser, one hash for the server to check.
+   */
+  CAPTCHA_POW_BITS: int(13, 0, 24),
   /** Failed logins within CAPTCHA_FAILURE_WINDOW_S after which a captcha is demanded. */
   CAPTCHA_AFTER_FAILED_LOGINS_PER_EMAIL: int(3, 1),
   CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS: int(5, 1),
