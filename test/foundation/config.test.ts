@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, repoRoot } from '@guest/config';
+import { ConfigError, loadConfig, readEnvFile, repoRoot, SECRET_NAMES, secretsEnvFile } from '@guest/config';
 
 describe('config validated at start-up', () => {
   it('names every wrong setting', () => {
@@ -17,7 +17,7 @@ describe('config validated at start-up', () => {
   });
 
   it('refuses production without its own secrets and without PUBLIC_BASE_URL', () => {
-    expect(() => loadConfig({ APP_ENV: 'production' })).toThrow(/JWT_SECRET: must be set in production/);
+    expect(() => loadConfig({ APP_ENV: 'production' })).toThrow(/JWT_SECRET: must be set/);
     expect(() => loadConfig({ APP_ENV: 'production' })).toThrow(/PUBLIC_BASE_URL: must be set in production/);
     const s = (c: string) => c.repeat(40);
     const production = {
@@ -35,6 +35,63 @@ describe('config validated at start-up', () => {
     for (const name of ['JWT_SECRET_WRITE', 'JWT_SECRET_READ', 'JWT_SECRET_SOCKET']) {
       expect(() => loadConfig({ [name]: 'x'.repeat(40) })).toThrow(new RegExp(`${name}: no longer read; .*JWT_SECRET`));
     }
+  });
+
+  // Issue 14 point 7: a server reachable from elsewhere brings its own secrets, whatever APP_ENV says.
+  const given = (c: string) => c.repeat(40);
+  const allGiven = {
+    JWT_SECRET: given('a'),
+    CURSOR_SECRET: given('d'),
+    IDEMPOTENCY_SECRET: given('e'),
+    PUBLIC_BASE_URL: 'https://api.guest.example',
+  };
+  const problemsOf = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as ConfigError).problems;
+    }
+    return [];
+  };
+
+  it('refuses production without its own secrets: missing, shorter than 32 bytes, or shared', () => {
+    const missing = problemsOf({ APP_ENV: 'production' });
+    for (const name of SECRET_NAMES) expect(missing).toContainEqual(expect.stringMatching(`^${name}: must be set`));
+    expect(problemsOf({ APP_ENV: 'production', ...allGiven, CURSOR_SECRET: 'x'.repeat(31) })).toEqual([
+      'CURSOR_SECRET: must be at least 32 bytes',
+    ]);
+    expect(problemsOf({ APP_ENV: 'production', ...allGiven, CURSOR_SECRET: given('a') })).toEqual([
+      'CURSOR_SECRET: must differ from JWT_SECRET (each purpose needs its own secret)',
+    ]);
+    expect(problemsOf({ APP_ENV: 'production', ...allGiven, IDEMPOTENCY_SECRET: given('d') })).toHaveLength(1);
+    expect(problemsOf({ APP_ENV: 'production', ...allGiven })).toEqual([]);
+  });
+
+  it('refuses the development secrets on a non-loopback HOST whatever APP_ENV says', () => {
+    for (const APP_ENV of ['development', 'test']) {
+      for (const HOST of ['0.0.0.0', '::', '192.0.2.10']) {
+        expect(problemsOf({ APP_ENV, HOST }), `${APP_ENV} ${HOST}`).toContainEqual(
+          expect.stringMatching(/^JWT_SECRET: must be set/),
+        );
+        expect(problemsOf({ APP_ENV, HOST, ...allGiven })).toEqual([]);
+      }
+      for (const HOST of ['127.0.0.1', 'localhost', '::1']) expect(problemsOf({ APP_ENV, HOST })).toEqual([]);
+    }
+  });
+
+  it('in development gives each purpose its own random secret, kept in .data/secrets.env for every process', () => {
+    const a = loadConfig({ APP_ENV: 'development', HOST: '127.0.0.1' });
+    const values = SECRET_NAMES.map((n) => a[n]);
+    expect(new Set(values).size).toBe(SECRET_NAMES.length);
+    for (const v of values) expect(Buffer.byteLength(v)).toBeGreaterThanOrEqual(32);
+    const file = readEnvFile(secretsEnvFile());
+    for (const n of SECRET_NAMES) expect(a[n]).toBe(file[n]);
+    const b = loadConfig({ APP_ENV: 'test' });
+    expect(SECRET_NAMES.map((n) => b[n])).toEqual(values);
+    // The file is the checkout's own: git ignores it.
+    const ignored = spawnSync('git', ['check-ignore', '-q', secretsEnvFile()], { cwd: repoRoot });
+    expect(ignored.status).toBe(0);
   });
 
   it('stops the server process with a clear message and a non-zero exit', () => {

@@ -67,6 +67,7 @@ export function socketAuthenticator(runtime: Pick<Runtime, 'config' | 'database'
         if (auth.restrictions.includes('login')) return refuse.restricted();
         return { accountId: auth.accountId, sessionId: auth.sessionId, expiresAt: auth.expiresAt };
       } catch (err) {
+        if (err instanceof AuthError && err.reason === 'login_restricted') return refuse.restricted();
         if (err instanceof AuthError) return refuse.unauthorized(err.reason, TOKEN_MESSAGES[err.reason]!);
         throw err;
       }

@@ -5,6 +5,7 @@ import { mailQueueSpec, startMailWorker, transportFromConfig } from '@guest/mail
 import type { WriteDeps } from './deps.ts';
 import { createWriteServices, type WriteRouteOptions } from './services.ts';
 import { passwordResetQueueSpec, startPasswordResetWorker } from './auth/password-reset-job.ts';
+import { lockoutNoticeQueueSpec, startLockoutNoticeWorker } from './auth/lockout-notice-job.ts';
 import emailAvailability from './routes/v1/auth/email-availability.ts';
 import captcha from './routes/v1/auth/captcha.ts';
 import register from './routes/v1/auth/register.ts';
@@ -93,7 +94,7 @@ async function writeApiPlugin(app: FastifyInstance): Promise<void> {
   // Mail leaves through the outbox and a pg-boss queue; the queue must exist before any
   // request can send to it.
   const jobs = createJobs({ connectionString: config.DATABASE_URL, schema: config.JOBS_SCHEMA });
-  await jobs.start([mailQueueSpec, passwordResetQueueSpec]);
+  await jobs.start([mailQueueSpec, passwordResetQueueSpec, lockoutNoticeQueueSpec]);
   const transport = transportFromConfig(config);
 
   const deps: WriteDeps = {
@@ -110,6 +111,7 @@ async function writeApiPlugin(app: FastifyInstance): Promise<void> {
   if (config.MAIL_WORKER) {
     await startMailWorker(jobs, database.db, transport);
     await startPasswordResetWorker(deps);
+    await startLockoutNoticeWorker(deps);
   }
   app.addHook('onClose', async () => {
     await jobs.stop();

@@ -17,7 +17,7 @@ export interface AuthContext {
   expiresAt: Date;
 }
 
-export type AuthFailure = 'missing' | 'invalid' | 'expired' | 'session_closed';
+export type AuthFailure = 'missing' | 'invalid' | 'expired' | 'session_closed' | 'login_restricted';
 
 export class AuthError extends Error {
   constructor(readonly reason: AuthFailure) {
@@ -57,15 +57,18 @@ export async function sessionState(
 }
 
 /**
+/**
  * Verifies an access token of the guest audience and that its session is still open: a token of
- * a closed session fails at once, not when it expires (spec 5.4, 5.6). For HTTP guards and for
- * the realtime gateway (`access_token` query parameter). A use moves the session's `last_used_at`
- * (and its address, when known), at most once a minute.
+ * a closed session fails at once, not when it expires (spec 5.4, 5.6), and so does one of an
+ * account with an active `login` restriction (DESIGN G5b). For HTTP guards and for the realtime
+ * gateway (`access_token` query parameter). A use moves the session's `last_used_at` (and its
+ * address, when known), at most once a minute.
  */
 export async function authenticate(
   runtime: Pick<Runtime, 'config' | 'database'>,
   token: string,
   seenFrom?: { ip?: string },
+  opts: { allowLoginRestricted?: boolean } = {},
 ): Promise<AuthContext> {
   let claims;
   try {
@@ -75,6 +78,9 @@ export async function authenticate(
   }
   const state = await sessionState(runtime, claims.accountId, claims.sessionId);
   if (!state) throw new AuthError('session_closed');
+  // The restriction is read on every call, so it bites from the request after it is written,
+  // not when the access token expires; only routes that end or list sessions stay open to it.
+  if (state.restrictions.includes('login') && !opts.allowLoginRestricted) throw new AuthError('login_restricted');
   if (state.stale) {
     // "Last used" is kept to the minute for the sessions list; awaited, so the next request
     // (a sessions list right after) sees it, but a failed update must not fail the call.

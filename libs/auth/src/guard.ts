@@ -14,6 +14,11 @@ export interface GuardOptions {
   confirmed?: boolean;
   /** 403 `account_restricted` while any of these restrictions is active. */
   restrictions?: RestrictionKind[];
+  /**
+   * Open to an account with an active `login` restriction (403 `account_restricted` elsewhere):
+   * only for routes that list or end its sessions, so a client can still sign out cleanly.
+   */
+  allowLoginRestricted?: boolean;
 }
 
 /** OpenAPI security requirement of a signed-in route. */
@@ -38,10 +43,13 @@ function unauthorized(reason: string): AppError {
   return new AppError('unauthorized', message, { reason }, { 'www-authenticate': 'Bearer' });
 }
 
-async function identify(req: FastifyRequest, token: string): Promise<AuthContext> {
+async function identify(req: FastifyRequest, token: string, allowLoginRestricted = false): Promise<AuthContext> {
   try {
-    return await authenticate(req.server.runtime, token, { ip: req.ip });
+    return await authenticate(req.server.runtime, token, { ip: req.ip }, { allowLoginRestricted });
   } catch (err) {
+    if (err instanceof AuthError && err.reason === 'login_restricted') {
+      throw new AppError('account_restricted', 'This account may not be used now.', { restrictions: ['login'] });
+    }
     if (err instanceof AuthError) throw unauthorized(err.reason);
     throw err;
   }
@@ -66,7 +74,7 @@ export function requireAuth(opts: GuardOptions = {}): onRequestAsyncHookHandler 
     const token = bearerToken(req);
     if (token === null) throw unauthorized('missing');
     if (!token) throw unauthorized('invalid');
-    const auth = await identify(req, token);
+    const auth = await identify(req, token, opts.allowLoginRestricted);
     req.auth = auth;
     req.actorId = auth.accountId;
     enforce(auth, opts);

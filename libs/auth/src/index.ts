@@ -29,6 +29,9 @@ export {
 export {
   createCaptcha,
   verifyCaptcha,
+  powSatisfied,
+  parseOffset,
+  type ProofOfWork,
   CAPTCHA_WIDTH,
   CAPTCHA_HEIGHT,
   PIECE_SIZE,

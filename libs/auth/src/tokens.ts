@@ -13,7 +13,10 @@ import type { Config } from '@guest/config';
  */
 export const GUEST_AUDIENCE = 'guest-api';
 
-type TokenConfig = Pick<Config, 'JWT_SECRET' | 'TOKEN_ISSUER' | 'ACCESS_TOKEN_TTL_S'>;
+type TokenConfig = Pick<
+  Config,
+  'JWT_SECRET' | 'TOKEN_ISSUER' | 'ACCESS_TOKEN_TTL_S' | 'ACCESS_TOKEN_MAX_LIFETIME_S' | 'TOKEN_CLOCK_SKEW_S'
+>;
 
 export interface AccessClaims {
   accountId: string;
@@ -72,6 +75,11 @@ export async function verifyAccessToken(config: TokenConfig, token: string): Pro
       audience: GUEST_AUDIENCE,
       requiredClaims: ['sub', 'sid', 'exp', 'iat', 'jti'],
     });
+    // A token from the future, or one that claims to live longer than this server ever issues,
+    // was made with a leaked key or by a broken issuer: refused even though the signature holds.
+    const iat = payload.iat!;
+    if (iat > Date.now() / 1000 + config.TOKEN_CLOCK_SKEW_S) throw new InvalidTokenError('invalid');
+    if (payload.exp! - iat > config.ACCESS_TOKEN_MAX_LIFETIME_S) throw new InvalidTokenError('invalid');
     const sid = payload.sid;
     if (typeof payload.sub !== 'string' || !UUID.test(payload.sub) || typeof sid !== 'string' || !UUID.test(sid)) {
       throw new InvalidTokenError('invalid');

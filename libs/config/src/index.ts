@@ -1,9 +1,17 @@
 import path from 'node:path';
-import { DEV_SECRET, envSchema, type Env } from './schema.ts';
+import { envSchema, type Env } from './schema.ts';
 import { readEnvFile, repoRoot, stackEnvFile } from './env-file.ts';
 import { exitUnlessSupportedRuntime } from './runtime.ts';
+import {
+  SECRET_NAMES,
+  developmentSecrets,
+  givenSecretProblems,
+  isLoopbackHost,
+  secretsEnvFile,
+  secretsMustBeGiven,
+} from './secrets.ts';
 
-export { repoRoot, readEnvFile, stackEnvFile };
+export { repoRoot, readEnvFile, stackEnvFile, secretsEnvFile, isLoopbackHost, SECRET_NAMES };
 export { envSchema };
 export { exitUnlessSupportedRuntime, minimumNode, nodeAtLeast, runtimeProblem } from './runtime.ts';
 export type Config = Env;
@@ -14,8 +22,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
-
-const SECRETS = ['JWT_SECRET', 'CURSOR_SECRET', 'IDEMPOTENCY_SECRET'] as const;
 
 /** Settings that are no longer read; naming one is a mistake worth a clear message, not silence. */
 const WITHDRAWN: Record<string, string> = {
@@ -37,16 +43,29 @@ export function loadConfig(
   for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') merged[k] = v;
   for (const [k, v] of Object.entries(overrides)) if (v !== undefined) merged[k] = String(v);
 
+  // Decided on the raw values, before defaults: a production server, or one listening beyond
+  // loopback, never falls back to the checkout's development secrets.
+  const mustGive = secretsMustBeGiven(merged.APP_ENV as string | undefined, merged.HOST as string | undefined);
+  const secretProblems = mustGive ? givenSecretProblems(merged) : [];
+  if (!mustGive && SECRET_NAMES.some((n) => merged[n] === undefined)) {
+    const dev = developmentSecrets();
+    for (const n of SECRET_NAMES) merged[n] ??= dev[n];
+  }
+
   const parsed = envSchema.safeParse(merged);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  if (!parsed.success || secretProblems.length) {
+    const covered = new Set<string>(secretProblems.length ? SECRET_NAMES : []);
+    const issues = (parsed.error?.issues ?? [])
+      .filter((i) => !covered.has(String(i.path[0])))
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new ConfigError([...secretProblems, ...issues]);
   }
   const cfg = parsed.data;
   const problems: string[] = [];
+  if (cfg.ACCESS_TOKEN_TTL_S > cfg.ACCESS_TOKEN_MAX_LIFETIME_S) {
+    problems.push('ACCESS_TOKEN_TTL_S: must not exceed ACCESS_TOKEN_MAX_LIFETIME_S (its own tokens would be refused)');
+  }
   if (cfg.APP_ENV === 'production') {
-    for (const name of SECRETS) {
-      if (cfg[name] === DEV_SECRET) problems.push(`${name}: must be set in production`);
-    }
     // DESIGN section 6: absolute URLs (avatars, map resources, the origin of /v1/nodes) come
     // from here, never from a client's Host header.
     if (!cfg.PUBLIC_BASE_URL) problems.push('PUBLIC_BASE_URL: must be set in production');

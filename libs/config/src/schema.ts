@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { SECRET_MIN_BYTES } from './secrets.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -111,9 +112,13 @@ const corsOrigins = z
     return entries;
   });
 
-/** Development-only secrets: production must set its own (checked in `loadConfig`). */
-const DEV_SECRET = 'development-only-secret-change-me-0123456789';
-const secret = z.string().min(32, 'must be at least 32 characters').default(DEV_SECRET);
+/**
+ * Signing and encryption keys. Unset in development, each takes its own random value from
+ * `.data/secrets.env`; production (or any non-loopback HOST) must give them (`loadConfig`).
+ */
+const secret = z
+  .string()
+  .refine((v) => Buffer.byteLength(v, 'utf8') >= SECRET_MIN_BYTES, `must be at least ${SECRET_MIN_BYTES} bytes`);
 
 /**
  * Every setting of every process, in one place. Names are the environment variables.
@@ -168,6 +173,10 @@ export const envSchema = z.object({
   IDEMPOTENCY_SECRET: secret,
   TOKEN_ISSUER: z.string().default('guest-api'),
   ACCESS_TOKEN_TTL_S: int(900, 30, 86_400),
+  /** Longest `exp - iat` an access token may claim; a longer-lived one is refused even when well signed. */
+  ACCESS_TOKEN_MAX_LIFETIME_S: int(900, 30, 86_400),
+  /** How far in the future `iat` may lie (clocks of two servers disagree a little). */
+  TOKEN_CLOCK_SKEW_S: int(30, 0, 300),
 
   RATE_LIMIT_ADDRESS_PER_MIN: int(600, 1),
   RATE_LIMIT_ACTOR_PER_MIN: int(300, 1),
@@ -249,10 +258,28 @@ export const envSchema = z.object({
   RATE_LIMIT_CAPTCHA_PER_MIN: int(30, 1),
   CAPTCHA_TTL_S: int(120, 10, 3600),
   CAPTCHA_TOLERANCE_PX: int(4, 0, 20),
+  /**
+   * Leading zero bits of the captcha's proof of work: 13 is 8,192 SHA-256 hashes on average,
+   * about 100-300 ms with WebCrypto in a browser, one hash for the server to check.
+   */
+  CAPTCHA_POW_BITS: int(13, 0, 24),
   /** Failed logins within CAPTCHA_FAILURE_WINDOW_S after which a captcha is demanded. */
   CAPTCHA_AFTER_FAILED_LOGINS_PER_EMAIL: int(3, 1),
   CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS: int(5, 1),
   CAPTCHA_FAILURE_WINDOW_S: int(900, 60),
+  /**
+   * Per-account back-off on failed logins (issue 14 point 3), counted per email whether or not an
+   * account has it, and whatever the address: after LOGIN_BACKOFF_FREE_FAILURES failures each
+   * further one closes sign-in to the email for LOGIN_BACKOFF_BASE_S, doubling up to
+   * LOGIN_BACKOFF_MAX_S (429 with Retry-After meanwhile, even for the right password). Failures
+   * are forgotten LOGIN_FAILURE_MEMORY_S after the last one, or at a successful sign-in or reset.
+   */
+  LOGIN_BACKOFF_FREE_FAILURES: int(3, 0, 100),
+  LOGIN_BACKOFF_BASE_S: int(30, 1, 3600),
+  LOGIN_BACKOFF_MAX_S: int(900, 1, 86_400),
+  LOGIN_FAILURE_MEMORY_S: int(86_400, 60, 30 * 86_400),
+  /** Failures (within the memory) after which the owner is mailed once that someone is trying. */
+  LOGIN_LOCKOUT_NOTICE_AFTER: int(10, 1, 1000),
   /** Registrations from one address within the hour after which a captcha is demanded. */
   CAPTCHA_AFTER_REGISTRATIONS_PER_ADDRESS: int(3, 1),
   /** Password-reset and deletion requests within the hour after which a captcha is demanded. */
@@ -326,4 +353,3 @@ export const envSchema = z.object({
 });
 
 export type Env = z.infer<typeof envSchema>;
-export { DEV_SECRET };

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { powSatisfied } from '@guest/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../support/test-app.ts';
 import { expectEnvelope, http } from '../../support/http.ts';
@@ -34,8 +35,13 @@ describe('POST /v1/auth/captcha (G5d)', () => {
     expect([bg.format, bg.width, bg.height]).toEqual(['png', res.body.width, res.body.height]);
     const piece = await png(res.body.piece);
     expect([piece.width, piece.height, piece.hasAlpha]).toEqual([res.body.piece_size, res.body.piece_size, true]);
-    expect(res.body.piece_y).toBeGreaterThanOrEqual(0);
-    expect(res.body.piece_y + res.body.piece_size).toBeLessThanOrEqual(res.body.height);
+    // The row of the piece is not handed out (issue 14 point 2); a proof of work comes along.
+    expect(res.body).not.toHaveProperty('piece_y');
+    expect(res.body.pow).toEqual({
+      algorithm: 'sha256',
+      prefix: expect.stringMatching(/^[0-9a-f]{32}$/),
+      difficulty_bits: 13,
+    });
     // Expires: the answer is kept only for expires_in seconds.
     const ttl = await t.runtime.redis.ttl(`captcha:${res.body.captcha_id}`);
     expect(ttl).toBeGreaterThan(0);
@@ -47,8 +53,9 @@ describe('POST /v1/auth/captcha (G5d)', () => {
 });
 
 describe('login demands a captcha after repeated failures', () => {
-  // Only the per-email rule here; the per-address one has its own block.
-  beforeAll(() => fresh({ CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS: 1000 }));
+  // Only the per-email rule here; the per-address one has its own block, and the per-account
+  // back-off its own file (login-backoff.test.ts).
+  beforeAll(() => fresh({ CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS: 1000, LOGIN_BACKOFF_FREE_FAILURES: 100 }));
 
   it('per email: after 3 failures even the right password needs a solved captcha; refresh never does', async () => {
     const u = await register(t);
@@ -104,6 +111,55 @@ describe('per address', () => {
       body: await solvedCaptcha(t),
     });
     expect(solved.status).toBe(202);
+  });
+});
+
+describe('the answer is a strict integer and carries the proof of work (issue 14 point 2)', () => {
+  beforeAll(() => fresh({ CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS: 1000, LOGIN_BACKOFF_FREE_FAILURES: 100 }));
+
+  it('takes a JSON integer or decimal digits; hex, exponents, signs and spaces are refused', async () => {
+    const u = await register(t);
+    for (const bad of ['0xc0', ' 79e0 ', '79e0', '+79', '-1', '7.0', ' 79', '79 ', '１２']) {
+      const pair = await solvedCaptcha(t);
+      const res = await login(t, u.email, undefined, { ...pair, captcha_answer: bad });
+      expect([bad, res.status]).toEqual([bad, 422]);
+      expect(res.body.error.details.fields).toContain('captcha_answer');
+    }
+    for (const bad of [79.5, -3]) {
+      const res = await login(t, u.email, undefined, { ...(await solvedCaptcha(t)), captcha_answer: bad });
+      expect([bad, res.status]).toEqual([bad, 422]);
+    }
+    const asNumber = await solvedCaptcha(t);
+    expect(
+      (await login(t, u.email, undefined, { ...asNumber, captcha_answer: Number(asNumber.captcha_answer) })).status,
+    ).toBe(200);
+  });
+
+  it('without the nonce, or with a wrong one, a right offset is refused and the challenge is used up', async () => {
+    const u = await register(t);
+    for (let i = 0; i < 3; i++) await login(t, u.email, 'wrong password again');
+    const pair = await solvedCaptcha(t);
+    const withoutNonce = { captcha_id: pair.captcha_id, captcha_answer: pair.captcha_answer };
+    expect(
+      expectEnvelope(await login(t, u.email, undefined, withoutNonce), 403, 'captcha_required').details.reason,
+    ).toBe('wrong_answer');
+    // Used up by the refused try, even with the right nonce now.
+    expectEnvelope(await login(t, u.email, undefined, pair), 403, 'captcha_required');
+
+    const other = await solvedCaptcha(t);
+    // Answered with a nonce that does not satisfy its own puzzle.
+    let bad = Number(other.captcha_nonce) + 1;
+    const stored = JSON.parse((await t.runtime.redis.get(`captcha:${other.captcha_id}`))!) as { prefix: string };
+    while (powSatisfied(stored.prefix, String(bad), 13)) bad++;
+    expect(
+      expectEnvelope(
+        await login(t, u.email, undefined, { ...other, captcha_nonce: String(bad) }),
+        403,
+        'captcha_required',
+      ).details.reason,
+    ).toBe('wrong_answer');
+    // With the work done, the same kind of answer passes.
+    expect((await login(t, u.email, undefined, await solvedCaptcha(t))).status).toBe(200);
   });
 });
 

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { writeApi } from '@guest/write-api';
+import { powSatisfied } from '@guest/auth';
 import type { MailboxMessage } from '@guest/mail';
 import { startTestApp, type TestApp, type TestAppOptions } from '../../support/test-app.ts';
 import { http } from '../../support/http.ts';
@@ -91,13 +92,28 @@ export async function confirmEmail(t: TestApp, email: string): Promise<void> {
   if (res.status !== 200) throw new Error(`confirm failed: ${res.status} ${res.text}`);
 }
 
+/** Finds the proof-of-work nonce of a captcha the way a browser client does: 0, 1, 2, ... */
+export function solvePow(pow: { prefix: string; difficulty_bits: number }): string {
+  for (let n = 0; ; n++) {
+    if (powSatisfied(pow.prefix, String(n), pow.difficulty_bits)) return String(n);
+  }
+}
+
 /**
  * Gets a captcha over HTTP and answers it with the offset the server stored in Redis: the test
- * plays a person who solved the puzzle (solving it from pixels is not what is under test here).
+ * plays a person who solved the puzzle (solving it from pixels is not what is under test here),
+ * with the proof of work done as a client does it.
  */
-export async function solvedCaptcha(t: TestApp, offsetPx = 0): Promise<{ captcha_id: string; captcha_answer: string }> {
+export async function solvedCaptcha(
+  t: TestApp,
+  offsetPx = 0,
+): Promise<{ captcha_id: string; captcha_answer: string; captcha_nonce: string }> {
   const res = await http(t.url, 'POST', '/v1/auth/captcha');
   if (res.status !== 200) throw new Error(`captcha failed: ${res.status} ${res.text}`);
-  const x = Number(await t.runtime.redis.get(`captcha:${res.body.captcha_id}`));
-  return { captcha_id: res.body.captcha_id, captcha_answer: String(x + offsetPx) };
+  const { x } = JSON.parse((await t.runtime.redis.get(`captcha:${res.body.captcha_id}`))!) as { x: number };
+  return {
+    captcha_id: res.body.captcha_id,
+    captcha_answer: String(x + offsetPx),
+    captcha_nonce: solvePow(res.body.pow),
+  };
 }

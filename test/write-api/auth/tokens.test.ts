@@ -124,6 +124,30 @@ describe('access tokens (DESIGN G5b)', () => {
     expect(expectEnvelope(await me(old), 401, 'unauthorized').details.reason).toBe('expired');
   });
 
+  // Issue 14 point 7 (DESIGN G5b): a well-signed token is still refused when it comes from the
+  // future or claims a life longer than the server ever gives (ACCESS_TOKEN_MAX_LIFETIME_S, 900 s).
+  it('iat in the future beyond the clock skew is 401; within the skew it passes', async () => {
+    const u = await register(t);
+    const now = Math.floor(Date.now() / 1000);
+    const at = (iat: number) =>
+      me(hs256({ alg: 'HS256' }, { ...validClaims(u), iat, exp: iat + 600 }, t.config.JWT_SECRET));
+    expect(t.config.TOKEN_CLOCK_SKEW_S).toBe(30);
+    expect(expectEnvelope(await at(now + 120), 401, 'unauthorized').details.reason).toBe('invalid');
+    expectEnvelope(await at(now + 3600 * 24 * 365), 401, 'unauthorized');
+    expect((await at(now + 10)).status).toBe(200);
+  });
+
+  it('a lifetime (exp - iat) over the configured maximum is 401, even when still young', async () => {
+    const u = await register(t);
+    const now = Math.floor(Date.now() / 1000);
+    const lasting = (iat: number, exp: number) =>
+      me(hs256({ alg: 'HS256' }, { ...validClaims(u), iat, exp }, t.config.JWT_SECRET));
+    expect(t.config.ACCESS_TOKEN_MAX_LIFETIME_S).toBe(900);
+    expectEnvelope(await lasting(now, now + 10 * 365 * 86_400), 401, 'unauthorized');
+    expectEnvelope(await lasting(now - 60, now + 901 - 60), 401, 'unauthorized');
+    expect((await lasting(now - 60, now + 900 - 60)).status).toBe(200);
+  });
+
   it('a tampered payload, a wrong issuer, a wrong secret or another account are 401', async () => {
     const u = await register(t);
     const other = await register(t);

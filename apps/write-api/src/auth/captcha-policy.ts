@@ -12,6 +12,13 @@ export type Signal =
 
 type CaptchaDeps = Pick<WriteDeps, 'redis' | 'config'>;
 
+/** What a body that can carry a captcha answer holds (`captchaFields` in schemas.ts). */
+export interface CaptchaPair {
+  captcha_id: string;
+  captcha_answer: string | number;
+  captcha_nonce: string;
+}
+
 const key = (signal: Signal, id: string) => `signal:${signal}:${id}`;
 
 export async function countSignal(redis: Redis, signal: Signal, id: string): Promise<number> {
@@ -48,21 +55,31 @@ export async function addressLooksAutomated({ redis, config }: CaptchaDeps, ip: 
 export async function checkCaptcha(
   { redis, config }: CaptchaDeps,
   demanded: boolean,
-  pair: { captcha_id: string; captcha_answer: string },
+  pair: CaptchaPair,
 ): Promise<void> {
-  const sent = pair.captcha_id !== '' || pair.captcha_answer !== '';
+  const sent = pair.captcha_id !== '' || pair.captcha_answer !== '' || pair.captcha_nonce !== '';
   if (!sent) {
     if (demanded) {
       throw new AppError('captcha_required', undefined, { captcha: 'POST /v1/auth/captcha', reason: 'demanded' });
     }
     return;
   }
-  const ok = await verifyCaptcha(redis, pair.captcha_id, pair.captcha_answer, config.CAPTCHA_TOLERANCE_PX);
+  const ok = await verifyCaptcha(
+    redis,
+    pair.captcha_id,
+    pair.captcha_answer,
+    pair.captcha_nonce,
+    config.CAPTCHA_TOLERANCE_PX,
+  );
   if (!ok) {
-    throw new AppError('captcha_required', 'The captcha answer is wrong, expired or already used; solve a new one.', {
-      captcha: 'POST /v1/auth/captcha',
-      reason: 'wrong_answer',
-    });
+    throw new AppError(
+      'captcha_required',
+      'The captcha answer or its proof of work is wrong, expired or already used; solve a new one.',
+      {
+        captcha: 'POST /v1/auth/captcha',
+        reason: 'wrong_answer',
+      },
+    );
   }
 }
 
@@ -72,5 +89,5 @@ export async function issueCaptcha(
   ip: string,
 ): Promise<CaptchaChallenge> {
   await rateLimiter.consume('captcha', ip, config.RATE_LIMIT_CAPTCHA_PER_MIN, 60);
-  return createCaptcha(redis, config.CAPTCHA_TTL_S);
+  return createCaptcha(redis, config.CAPTCHA_TTL_S, config.CAPTCHA_POW_BITS);
 }

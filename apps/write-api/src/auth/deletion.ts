@@ -8,7 +8,7 @@ import { erasePersonalProfileData } from '../profile/store.ts';
 import { consumeEmailToken, issueEmailToken } from './email-tokens.ts';
 import { deleteAccountMail } from './mails.ts';
 import { announceClosed, closeSessions } from './sessions.ts';
-import { addressLooksAutomated, bumpSignal, checkCaptcha, countSignal } from './captcha-policy.ts';
+import { addressLooksAutomated, bumpSignal, checkCaptcha, countSignal, type CaptchaPair } from './captcha-policy.ts';
 
 const { accounts, sessions, emailTokens, mailOutbox } = schema;
 
@@ -22,7 +22,7 @@ export function createDeletion(deps: DeletionDeps) {
      * Mails a single-use link that confirms the deletion. An empty captcha pair passes until the
      * client looks like a robot (repeated requests, or failed logins from its address).
      */
-    async request(auth: AuthContext, pair: { captcha_id: string; captcha_answer: string }, ip: string): Promise<void> {
+    async request(auth: AuthContext, pair: CaptchaPair, ip: string): Promise<void> {
       const robot =
         (await countSignal(deps.redis, 'delete-account', auth.accountId)) >=
           config.CAPTCHA_AFTER_DELETE_REQUESTS_PER_ACCOUNT || (await addressLooksAutomated(deps, ip));

@@ -72,3 +72,28 @@ export function deleteAccountMail(
     ].join('\n'),
   };
 }
+
+export function loginLockoutMail(
+  config: LinkConfig & Pick<Config, 'LOGIN_BACKOFF_MAX_S'>,
+  firstName: string,
+  failures: number,
+): MailText {
+  const url = new URL(
+    'reset-password',
+    config.APP_LINK_BASE_URL.endsWith('/') ? config.APP_LINK_BASE_URL : `${config.APP_LINK_BASE_URL}/`,
+  );
+  return {
+    subject: 'Someone is trying to sign in to your account',
+    text: [
+      `Hello ${firstName},`,
+      '',
+      `There have been ${failures} failed attempts to sign in to your account with a wrong password.`,
+      `To protect it, sign-in now waits between attempts (up to ${Math.round(config.LOGIN_BACKOFF_MAX_S / 60)} minutes) and asks for a captcha.`,
+      'You can still sign in with your password once the wait is over.',
+      '',
+      'If this was not you, nothing has been changed, but consider choosing a new password:',
+      url.toString(),
+      'Resetting your password also lifts the wait at once.',
+    ].join('\n'),
+  };
+}

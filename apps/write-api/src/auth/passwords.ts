@@ -10,6 +10,7 @@ import { emailKey, normalizeEmail } from './email.ts';
 import { consumeEmailToken, invalidToken, peekEmailToken } from './email-tokens.ts';
 import { announceClosed, closeSessions } from './sessions.ts';
 import { bumpSignal, checkCaptcha, countSignal } from './captcha-policy.ts';
+import { clearFailures } from './login-backoff.ts';
 import { PASSWORD_RESET_QUEUE, type PasswordResetJob } from './password-reset-job.ts';
 import type { SignInPolicy } from './sign-in-policy.ts';
 
@@ -105,6 +106,8 @@ export function createPasswords(deps: PasswordDeps, policy: SignInPolicy) {
         return closeSessions(dbTx, id, 'all', 'password_reset');
       });
       await announceClosed(deps, accountId, closed);
+      // The reset proved the mailbox: a back-off that an attacker keeps up ends for the owner.
+      if (account?.email) await clearFailures(deps.redis, emailKey(account.email));
     },
   };
 }

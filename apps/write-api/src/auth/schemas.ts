@@ -9,10 +9,17 @@ const captchaFields = {
     .default('')
     .meta({ description: 'From `POST /v1/auth/captcha`; empty unless demanded.' }),
   captcha_answer: z
-    .string()
-    .max(20)
+    .union([z.string().regex(/^([0-9]{1,5})?$/, 'decimal digits only'), z.number().int().min(0).max(99_999)])
     .default('')
-    .meta({ description: "The piece's x offset in pixels, as a string; empty unless demanded." }),
+    .meta({
+      description:
+        "The piece's x offset in pixels: a JSON integer or a string of decimal digits only (no sign, space, exponent or hex); empty unless demanded.",
+    }),
+  captcha_nonce: z
+    .string()
+    .regex(/^([0-9]{1,20})?$/, 'decimal digits only')
+    .default('')
+    .meta({ description: "The captcha's proof-of-work nonce (see `POST /v1/auth/captcha`); empty unless demanded." }),
 };
 
 export const Email = z.email().max(320).meta({ description: 'Email address, compared without regard to case.' });
@@ -99,10 +106,16 @@ export const CaptchaResponse = z
     captcha_id: z.uuid(),
     background: z.string().meta({ description: 'PNG data URL: the picture with the gap.' }),
     piece: z.string().meta({ description: 'PNG data URL with transparency: the piece to slide.' }),
-    piece_y: z.number().int().meta({ description: 'Row (pixels from the top) at which the piece lies.' }),
     width: z.number().int(),
     height: z.number().int(),
     piece_size: z.number().int(),
+    pow: z
+      .object({
+        algorithm: z.literal('sha256'),
+        prefix: z.string().meta({ description: 'Hex; hash it followed by the nonce written in decimal digits.' }),
+        difficulty_bits: z.number().int().meta({ description: 'Leading zero bits the SHA-256 digest must have.' }),
+      })
+      .meta({ id: 'CaptchaProofOfWork' }),
     expires_in: z
       .number()
       .int()
@@ -111,7 +124,7 @@ export const CaptchaResponse = z
   .meta({
     id: 'CaptchaResponse',
     description:
-      "Slider puzzle (DESIGN G5d). The answer (`captcha_answer`) is the piece's x offset in pixels; ±4 is tolerated.",
+      "Slider puzzle (DESIGN G5d). The picture has several gaps; the piece fits only the one with its outline (tabs and notches). The piece's row is not given: show it beside the picture and let the person slide it sideways. The answer (`captcha_answer`) is the piece's x offset in pixels (a JSON integer or decimal digits); ±4 is tolerated. `captcha_nonce` carries the proof of work. A challenge is answered once, right or wrong.",
   });
 
 /**

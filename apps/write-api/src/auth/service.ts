@@ -6,6 +6,7 @@ import { createRegistration } from './registration.ts';
 import { createSessionControl } from './session-control.ts';
 import { createSignIn } from './sign-in.ts';
 import { createSignInPolicy } from './sign-in-policy.ts';
+import { restrictAccount, type NewRestriction } from './restrictions.ts';
 
 /** Every `/v1/auth` flow, plus the session list of `/v1/me/sessions`, made once per app. */
 export function createAuthService(deps: WriteDeps) {
@@ -17,6 +18,8 @@ export function createAuthService(deps: WriteDeps) {
     sessions: createSessionControl(deps),
     passwords: createPasswords(deps, policy),
     deletion: createDeletion(deps),
+    /** For moderation tooling (no route here): restricts an account and acts on its open sessions. */
+    restrict: (input: NewRestriction) => restrictAccount(deps, input),
   };
 }
 

@@ -16,10 +16,12 @@ import {
 } from './sessions.ts';
 import { bumpSignal, checkCaptcha, clearSignal, countSignal } from './captcha-policy.ts';
 import type { SignInPolicy } from './sign-in-policy.ts';
+import { assertNotBackedOff, clearFailures, recordFailure } from './login-backoff.ts';
+import { LOCKOUT_NOTICE_QUEUE, type LockoutNoticeJob } from './lockout-notice-job.ts';
 
 const { accounts } = schema;
 
-type SignInDeps = Pick<WriteDeps, 'config' | 'database' | 'redis' | 'clock' | 'rateLimiter'>;
+type SignInDeps = Pick<WriteDeps, 'config' | 'database' | 'redis' | 'clock' | 'rateLimiter' | 'jobs'>;
 
 const invalidRefreshToken = () =>
   new AppError('unauthorized', 'This refresh token is not valid; sign in again.', {
@@ -29,16 +31,27 @@ const invalidRefreshToken = () =>
 /** Opening a session with email and password, and keeping it alive with its refresh token. */
 export function createSignIn(deps: SignInDeps, policy: SignInPolicy) {
   const { config, database, redis } = deps;
+
+  /** One notice per memory window; queued for known and unknown emails alike. */
+  async function noticeOnce(email: string, ek: string, failures: number): Promise<void> {
+    const first = await redis.set(`login-notice:${ek}`, '1', 'EX', config.LOGIN_FAILURE_MEMORY_S, 'NX');
+    if (first) await deps.jobs.send(LOCKOUT_NOTICE_QUEUE, { email, failures } satisfies LockoutNoticeJob);
+  }
+
   return {
     /**
      * Wrong email or password is 401 with the same answer and the same time for an unknown email;
-     * after repeated failures per address or per email a captcha is demanded.
+     * after repeated failures per address or per email a captcha is demanded, and per email an
+     * exponential back-off closes sign-in for a while whatever the address (429, Retry-After).
      */
     async login(body: z.output<typeof LoginRequest>, client: ClientMeta): Promise<TokenPair> {
       await deps.rateLimiter.consume('login', client.ip, config.RATE_LIMIT_LOGIN_PER_MIN, 60);
       const email = normalizeEmail(body.email);
       policy.assertAllowed(email);
       const ek = emailKey(email);
+      // Before the captcha and the hash: a guess in back-off costs the server nothing and is not
+      // even tried, so a right password is not revealed by a different answer.
+      await assertNotBackedOff(redis, ek, deps.clock.now());
       const [byEmail, byAddress] = await Promise.all([
         countSignal(redis, 'login-fail-email', ek),
         countSignal(redis, 'login-fail-address', client.ip),
@@ -58,14 +71,16 @@ export function createSignIn(deps: SignInDeps, policy: SignInPolicy) {
       const ok = await policy.verifier.verify(account?.passwordHash, body.password);
       if (!account || !ok) {
         const window = config.CAPTCHA_FAILURE_WINDOW_S;
-        await Promise.all([
+        const [{ failures }] = await Promise.all([
+          recordFailure(redis, config, ek, deps.clock.now()),
           bumpSignal(redis, 'login-fail-email', ek, window),
           bumpSignal(redis, 'login-fail-address', client.ip, window),
         ]);
+        if (failures >= config.LOGIN_LOCKOUT_NOTICE_AFTER) await noticeOnce(email, ek, failures);
         throw new AppError('unauthorized', 'Wrong email or password.', { reason: 'invalid_credentials' });
       }
       await policy.assertNotRestricted(account.id);
-      await clearSignal(redis, 'login-fail-email', ek);
+      await Promise.all([clearSignal(redis, 'login-fail-email', ek), clearFailures(redis, ek)]);
       if (policy.verifier.needsRehash(account.passwordHash!)) {
         const rehashed = await hashPassword(config, body.password);
         await database.db.update(accounts).set({ passwordHash: rehashed }).where(eq(accounts.id, account.id));

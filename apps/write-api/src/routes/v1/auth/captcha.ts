@@ -12,8 +12,13 @@ export default async function captcha(app: FastifyInstance, { services }: WriteR
         tags: ['auth'],
         summary: 'Get a slider-puzzle captcha (DESIGN G5d)',
         description:
-          'Answer it with `captcha_id` and `captcha_answer` in the body of login, registration, password-reset request ' +
-          `or deletion request when one of them answered 403 \`captcha_required\`. Errors: ${describeCodes('rate_limited')}.`,
+          'Answer it with `captcha_id`, `captcha_answer` and `captcha_nonce` in the body of login, registration, ' +
+          'password-reset request or deletion request when one of them answered 403 `captcha_required`.\n\n' +
+          'Proof of work: find a nonce, written in decimal digits, such that SHA-256 of the UTF-8 text `pow.prefix` ' +
+          'followed by the nonce starts with `pow.difficulty_bits` zero bits (13 by default, `CAPTCHA_POW_BITS`: ' +
+          '8,192 hashes on average, about 100-300 ms with WebCrypto in a browser; try nonces 0, 1, 2, ...). The ' +
+          'server checks it with one hash. Without it, or with a wrong one, the answer is refused like a wrong ' +
+          `offset. Errors: ${describeCodes('rate_limited')}.`,
         response: { 200: CaptchaResponse, ...errorResponses(429, 500) },
       },
     },
@@ -23,10 +28,10 @@ export default async function captcha(app: FastifyInstance, { services }: WriteR
         captcha_id: c.captchaId,
         background: c.background,
         piece: c.piece,
-        piece_y: c.pieceY,
         width: c.width,
         height: c.height,
         piece_size: c.pieceSize,
+        pow: { algorithm: c.pow.algorithm, prefix: c.pow.prefix, difficulty_bits: c.pow.difficultyBits },
         expires_in: c.expiresIn,
       };
     },

@@ -24,7 +24,7 @@ export default async function deleteRequest(app: FastifyInstance, { services }: 
       },
     },
     async (req, reply) => {
-      const pair = req.body ?? { captcha_id: '', captcha_answer: '' };
+      const pair = req.body ?? { captcha_id: '', captcha_answer: '', captcha_nonce: '' };
       await services.auth.deletion.request(authOf(req), pair, req.ip);
       // Empty body (spec): nothing is serialized when the payload is undefined.
       return reply.code(202).send(undefined as never);

@@ -8,7 +8,7 @@ export default async function logoutAll(app: FastifyInstance, { services }: Writ
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/logout-all',
     {
-      onRequest: requireAuth(),
+      onRequest: requireAuth({ allowLoginRestricted: true }),
       schema: {
         tags: ['auth'],
         summary: 'End every other session',

@@ -8,7 +8,7 @@ export default async function logout(app: FastifyInstance, { services }: WriteRo
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/logout',
     {
-      onRequest: requireAuth(),
+      onRequest: requireAuth({ allowLoginRestricted: true }),
       schema: {
         tags: ['auth'],
         summary: 'End the current session',

@@ -9,7 +9,7 @@ export default async function sessions(app: FastifyInstance, { services }: Write
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/auth/sessions',
     {
-      onRequest: requireAuth(),
+      onRequest: requireAuth({ allowLoginRestricted: true }),
       schema: {
         tags: ['auth'],
         summary: 'Open sessions of the account',

@@ -9,7 +9,7 @@ export default async function meSession(app: FastifyInstance, { services }: Writ
   app.withTypeProvider<ZodTypeProvider>().delete(
     '/v1/me/sessions/:session_id',
     {
-      onRequest: requireAuth(),
+      onRequest: requireAuth({ allowLoginRestricted: true }),
       schema: {
         tags: ['me'],
         summary: 'End one session of the account',

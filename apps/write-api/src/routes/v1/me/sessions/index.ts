@@ -9,7 +9,7 @@ export default async function meSessions(app: FastifyInstance, { services }: Wri
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/me/sessions',
     {
-      onRequest: requireAuth(),
+      onRequest: requireAuth({ allowLoginRestricted: true }),
       schema: {
         tags: ['me'],
         summary: 'Open sessions of the account',
