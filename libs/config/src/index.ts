@@ -52,16 +52,18 @@ export function loadConfig(
     for (const n of SECRET_NAMES) merged[n] ??= dev[n];
   }
 
-  const parsed = envSchema.safeParse(merged);
-  if (!parsed.success || secretProblems.length) {
-    const covered = new Set<string>(secretProblems.length ? SECRET_NAMES : []);
-    const issues = (parsed.error?.issues ?? [])
-      .filter((i) => !covered.has(String(i.path[0])))
-      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+  // With secrets missing, the rest is still checked (placeholders stand in for them), so one
+  // start-up names every wrong setting at once.
+  const checked = secretProblems.length
+    ? { ...merged, ...Object.fromEntries(SECRET_NAMES.map((n, i) => [n, `unset-secret-${i}`.padEnd(40, '-')])) }
+    : merged;
+  const parsed = envSchema.safeParse(checked);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
     throw new ConfigError([...secretProblems, ...issues]);
   }
   const cfg = parsed.data;
-  const problems: string[] = [];
+  const problems: string[] = [...secretProblems];
   if (cfg.ACCESS_TOKEN_TTL_S > cfg.ACCESS_TOKEN_MAX_LIFETIME_S) {
     problems.push('ACCESS_TOKEN_TTL_S: must not exceed ACCESS_TOKEN_MAX_LIFETIME_S (its own tokens would be refused)');
   }
