@@ -193,11 +193,9 @@ export function registerOperatorEndpoints(app: FastifyInstance, runtime: Runtime
   app.get(
     '/metrics',
     {
-      schema: {
-        tags: ['monitoring'],
-        summary: 'Prometheus metrics (text exposition format)',
-        response: { 200: z.string().meta({ description: 'Prometheus text format 0.0.4.' }) },
-      },
+      // Prometheus text, not JSON: an operator endpoint for scrapers (README, Operators), kept out
+      // of the client document, which describes JSON answers only.
+      schema: { hide: true },
       config: { rateLimitExempt: true },
     },
     async (_req, reply) => {
