@@ -107,13 +107,14 @@ describe('a login restriction written by any means bites from the next request',
     expectEnvelope(await http(t.url, 'GET', '/v1/auth/sessions', { token }), 401, 'unauthorized');
   });
 
-  it('a socket ticket issued before the restriction no longer opens the socket; nor does the socket token', async () => {
+  it('a socket ticket issued before the restriction no longer opens the socket; nor does the access token', async () => {
     const u = await confirmed();
     const ticket = await http(t.url, 'POST', '/v1/auth/ws-ticket', { token: u.tokens.access_token });
     expect(ticket.status).toBe(200);
     await insertRestriction(u.accountId, 'login');
-    await expect(connect(`ticket=${ticket.body.ticket}`)).rejects.toMatchObject({ status: 401 });
-    await expect(connect(`access_token=${u.tokens.access_token}`)).rejects.toMatchObject({ status: 401 });
+    // Refused as the HTTP guards refuse it (403 account_restricted), so the client knows why.
+    await expect(connect(`ticket=${ticket.body.ticket}`)).rejects.toMatchObject({ status: 403 });
+    await expect(connect(`access_token=${u.tokens.access_token}`)).rejects.toMatchObject({ status: 403 });
   });
 
   it('other kinds limit only the routes they concern', async () => {
