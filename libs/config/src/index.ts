@@ -32,9 +32,20 @@ export function loadConfig(
   env: Record<string, string | undefined> = process.env,
   overrides: Partial<Record<keyof Env, string | number | boolean>> = {},
 ): Config {
-  const merged: Record<string, unknown> = { ...readEnvFile(stackEnvFile()) };
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') merged[k] = v;
-  for (const [k, v] of Object.entries(overrides)) if (v !== undefined) merged[k] = String(v);
+  const merged: Record<string, unknown> = {};
+  const layers = [readEnvFile(stackEnvFile()), env, overrides] as Array<Record<string, unknown>>;
+  for (const [i, layer] of layers.entries()) {
+    // An empty variable counts as unset; an empty override is meant.
+    const set = Object.entries(layer).filter(([, v]) => v !== undefined && (v !== '' || i === 2));
+    for (const [k, v] of set) merged[k] = String(v);
+    // Within one source OPENSEARCH_URL is that source's SEARCH_URL when it names none, so an
+    // override of the old name still beats a SEARCH_URL from the stack file.
+    const names = new Set(set.map(([k]) => k));
+    if (names.has('OPENSEARCH_URL') && !names.has('SEARCH_URL')) merged.SEARCH_URL = merged.OPENSEARCH_URL;
+  }
+  if (merged.SEARCH_URL === undefined && merged.SEARCH_ENGINE === 'elasticsearch') {
+    merged.SEARCH_URL = 'http://127.0.0.1:9250';
+  }
 
   const parsed = envSchema.safeParse(merged);
   if (!parsed.success) {

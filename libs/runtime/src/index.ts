@@ -76,7 +76,9 @@ export function createRuntime(config: Config, opts: { clock?: Clock } = {}): Run
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
   });
   const redis = createRedis(config);
-  const search = createSearchEngine(config.OPENSEARCH_URL, { requestTimeoutMs: config.SEARCH_REQUEST_TIMEOUT_MS });
+  const search = createSearchEngine(config.SEARCH_ENGINE, config.SEARCH_URL, {
+    requestTimeoutMs: config.SEARCH_REQUEST_TIMEOUT_MS,
+  });
   const storage = createLocalStorage(config.STORAGE_DIR);
   let closed = false;
   return {
