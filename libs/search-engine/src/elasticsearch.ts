@@ -81,6 +81,12 @@ export function createElasticsearchEngine(url: string, opts: { requestTimeoutMs?
     async putIndexSettings(index, settings) {
       await client.indices.putSettings({ index, settings } as never);
     },
+    async getMappingMeta(index) {
+      const byIndex = await client.indices.getMapping({ index });
+      return Object.fromEntries(
+        Object.entries(byIndex).map(([name, m]) => [name, (m.mappings?._meta ?? {}) as Record<string, unknown>]),
+      );
+    },
     deleteByQuery: (index, body, opts) => deleteByScan(engine, index, body, opts),
     async *scan<T>(index: string, body: Dsl, pageSize = 1000) {
       let res = (await client.search({ index, scroll: '1m', size: pageSize, ...body } as never)) as any;

@@ -78,6 +78,11 @@ export function createOpenSearchEngine(url: string, opts: { requestTimeoutMs?: n
     async putIndexSettings(index, settings) {
       await client.indices.putSettings({ index, body: settings } as never);
     },
+    async getMappingMeta(index) {
+      const res = await client.indices.getMapping({ index });
+      const byIndex = res.body as Record<string, { mappings?: { _meta?: Record<string, unknown> } }>;
+      return Object.fromEntries(Object.entries(byIndex).map(([name, m]) => [name, m.mappings?._meta ?? {}]));
+    },
     deleteByQuery: (index, body, opts) => deleteByScan(engine, index, body, opts),
     async *scan<T>(index: string, body: Dsl, pageSize = 1000) {
       let res = await client.search({ index, scroll: '1m', size: pageSize, body } as never);

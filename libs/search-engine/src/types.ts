@@ -40,6 +40,8 @@ export interface SearchEngine {
   getAlias(alias: string): Promise<string[]>;
   updateAliases(actions: unknown[]): Promise<void>;
   putIndexSettings(index: string, settings: Record<string, unknown>): Promise<void>;
+  /** The mapping `_meta` of each concrete index `index` (a name, alias or pattern) resolves to. */
+  getMappingMeta(index: string): Promise<Record<string, Record<string, unknown>>>;
   /**
    * Deletes what the query matches; returns how many were deleted. A scan of ids plus `_bulk`
    * deletes on every engine (`_delete_by_query` lives in a module a minimal Elasticsearch lacks):
