@@ -34,18 +34,27 @@ export function loadConfig(
 ): Config {
   const merged: Record<string, unknown> = {};
   const layers = [readEnvFile(stackEnvFile()), env, overrides] as Array<Record<string, unknown>>;
+  // Each source's search URL, with the engine it is for when the source says: its SEARCH_URL, else
+  // its OPENSEARCH_URL (so an override of the old name beats the stack file's SEARCH_URL). A URL
+  // for the other engine is passed over: a stack file written for OpenSearch must not point the
+  // Elasticsearch client at it.
+  const searchUrls: Array<{ url: string; engine: string | undefined }> = [];
   for (const [i, layer] of layers.entries()) {
     // An empty variable counts as unset; an empty override is meant.
-    const set = Object.entries(layer).filter(([, v]) => v !== undefined && (v !== '' || i === 2));
-    for (const [k, v] of set) merged[k] = String(v);
-    // Within one source OPENSEARCH_URL is that source's SEARCH_URL when it names none, so an
-    // override of the old name still beats a SEARCH_URL from the stack file.
-    const names = new Set(set.map(([k]) => k));
-    if (names.has('OPENSEARCH_URL') && !names.has('SEARCH_URL')) merged.SEARCH_URL = merged.OPENSEARCH_URL;
+    const set = Object.fromEntries(
+      Object.entries(layer).filter(([, v]) => v !== undefined && (v !== '' || i === 2)),
+    ) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(set)) merged[k] = String(v);
+    const engineOf = set.SEARCH_ENGINE === undefined ? undefined : String(set.SEARCH_ENGINE);
+    if (set.SEARCH_URL !== undefined) searchUrls.push({ url: String(set.SEARCH_URL), engine: engineOf });
+    else if (set.OPENSEARCH_URL !== undefined)
+      searchUrls.push({ url: String(set.OPENSEARCH_URL), engine: 'opensearch' });
   }
-  if (merged.SEARCH_URL === undefined && merged.SEARCH_ENGINE === 'elasticsearch') {
-    merged.SEARCH_URL = 'http://127.0.0.1:9250';
-  }
+  const engine = String(merged.SEARCH_ENGINE ?? 'opensearch');
+  const chosen = searchUrls.findLast((u) => u.engine === undefined || u.engine === engine);
+  if (chosen) merged.SEARCH_URL = chosen.url;
+  else if (engine === 'elasticsearch') merged.SEARCH_URL = 'http://127.0.0.1:9250';
+  else delete merged.SEARCH_URL;
 
   const parsed = envSchema.safeParse(merged);
   if (!parsed.success) {
