@@ -70,8 +70,8 @@ describe('GET /health (DESIGN G4d)', () => {
     }
   });
 
-  it('turns 503 degraded and names the search check when OpenSearch does not answer', async () => {
-    const t = await startTestApp({ apps: [], config: { OPENSEARCH_URL: `http://${DEAD}` } });
+  it('turns 503 degraded and names the search check when the search engine does not answer', async () => {
+    const t = await startTestApp({ apps: [], config: { SEARCH_URL: `http://${DEAD}` } });
     apps.push(t);
     const res = await http(t.url, 'GET', '/health');
     expect(res.status).toBe(503);
