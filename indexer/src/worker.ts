@@ -3,7 +3,8 @@ import { createJobs } from '@guest/jobs';
 import { drainOnce, type DrainResult } from './outbox/drain.ts';
 import { CATALOG_CHANGES_QUEUE, catalogChangesQueueSpec, SIGNAL_LOCK_SQL } from './outbox/signal.ts';
 import { indexerStats } from '@guest/catalog';
-import { ensureIndices } from './engine/aliases.ts';
+import { ensureIndices, staleIndexKinds } from './engine/aliases.ts';
+import { reindexAll } from './reindex.ts';
 import { applyDeps, drainOptions, type Logger } from './deps.ts';
 
 export interface OutboxWorker {
@@ -26,6 +27,13 @@ export interface OutboxWorker {
  */
 export async function startOutboxWorker(rt: Runtime, log: Logger): Promise<OutboxWorker> {
   await ensureIndices(rt.search, rt.config.INDEX_PREFIX, rt.config.INDEX_REPLICAS);
+  // A deployment with changed mappings rolls them out here: fresh indices built from Postgres,
+  // aliases swapped at once (readers keep the old ones until then), as `indexer reindex` does.
+  const stale = await staleIndexKinds(rt.search, rt.config.INDEX_PREFIX);
+  if (stale.length) {
+    log.warn({ stale }, 'indices built from older mappings: rebuilding them before draining');
+    await reindexAll(rt, log);
+  }
   const deps = applyDeps(rt);
   const opts = drainOptions(rt);
   const totals = { applied: 0, failed: 0, dead: 0, documents: 0 };

@@ -106,3 +106,35 @@ describe('config validated at start-up', () => {
     expect(run.stderr).toContain('did not start');
   });
 });
+
+describe('search engine settings (SEARCH_ENGINE, SEARCH_URL, OPENSEARCH_URL)', () => {
+  it('defaults to OpenSearch; SEARCH_URL names the engine, OPENSEARCH_URL stands for it when unset', () => {
+    expect(loadConfig({}).SEARCH_ENGINE).toBe('opensearch');
+    expect(loadConfig({ SEARCH_URL: 'http://b:2' }).SEARCH_URL).toBe('http://b:2');
+    expect(loadConfig({ OPENSEARCH_URL: 'http://a:1' }).SEARCH_URL).toBe('http://a:1');
+    expect(loadConfig({ SEARCH_URL: 'http://b:2', OPENSEARCH_URL: 'http://a:1' }).SEARCH_URL).toBe('http://b:2');
+  });
+
+  it('an override of the old name wins over a SEARCH_URL from the environment, as overrides always do', () => {
+    expect(loadConfig({ SEARCH_URL: 'http://b:2' }, { OPENSEARCH_URL: 'http://c:3' }).SEARCH_URL).toBe('http://c:3');
+  });
+
+  it('for Elasticsearch, OPENSEARCH_URL is never used: SEARCH_URL, else the stack port 9250', () => {
+    const es = loadConfig({ SEARCH_ENGINE: 'elasticsearch', OPENSEARCH_URL: 'http://a:1', SEARCH_URL: undefined });
+    expect(es.SEARCH_ENGINE).toBe('elasticsearch');
+    expect(es.SEARCH_URL).toBe('http://127.0.0.1:9250');
+    expect(loadConfig({ SEARCH_ENGINE: 'elasticsearch', SEARCH_URL: 'http://e:9' }).SEARCH_URL).toBe('http://e:9');
+  });
+
+  it("a source's SEARCH_URL for the other engine is passed over (a stack file written for OpenSearch)", () => {
+    const cfg = loadConfig(
+      { SEARCH_ENGINE: 'opensearch', SEARCH_URL: 'http://os:1' },
+      { SEARCH_ENGINE: 'elasticsearch' },
+    );
+    expect(cfg.SEARCH_URL).toBe('http://127.0.0.1:9250');
+  });
+
+  it('refuses an engine it has no adapter for', () => {
+    expect(() => loadConfig({ SEARCH_ENGINE: 'solr' })).toThrow(/SEARCH_ENGINE/);
+  });
+});

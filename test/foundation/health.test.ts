@@ -33,6 +33,9 @@ describe('GET /health (DESIGN G4d)', () => {
     });
     expect(typeof res.body.uptime_s).toBe('number');
     expect(res.headers.get('x-request-id')).toBeTruthy();
+    // Which engine answers (SEARCH_ENGINE) and its version, as the engine itself reports it.
+    expect(res.body.checks.search.engine).toBe(t.config.SEARCH_ENGINE);
+    expect(res.body.checks.search.version).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it("judges search by this deployment's own indices: another index that is red leaves it 200, its own red index is 503", async () => {
@@ -67,14 +70,15 @@ describe('GET /health (DESIGN G4d)', () => {
     }
   });
 
-  it('turns 503 degraded and names the search check when OpenSearch does not answer', async () => {
-    const t = await startTestApp({ apps: [], config: { OPENSEARCH_URL: `http://${DEAD}` } });
+  it('turns 503 degraded and names the search check when the search engine does not answer', async () => {
+    const t = await startTestApp({ apps: [], config: { SEARCH_URL: `http://${DEAD}` } });
     apps.push(t);
     const res = await http(t.url, 'GET', '/health');
     expect(res.status).toBe(503);
     expect(res.body.status).toBe('degraded');
     expect(res.body.checks.search.status).toBe('down');
     expect(res.body.checks.search.error).toBeTruthy();
+    expect(res.body.checks.search.engine, 'named from configuration even when down').toBe(t.config.SEARCH_ENGINE);
     expect(res.body.checks.database.status).toBe('ok');
   });
 

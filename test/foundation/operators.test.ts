@@ -35,7 +35,7 @@ describe('GET /livez', () => {
     const dead = await closedPort();
     const t = await startTestApp({
       apps: [],
-      config: { REDIS_URL: `redis://127.0.0.1:${dead}`, OPENSEARCH_URL: `http://127.0.0.1:${dead}` },
+      config: { REDIS_URL: `redis://127.0.0.1:${dead}`, SEARCH_URL: `http://127.0.0.1:${dead}` },
       rewriteDatabaseUrl: (url) => {
         const u = new URL(url);
         u.port = String(dead);
@@ -94,7 +94,7 @@ describe('GET /readyz', () => {
     const dead = await closedPort();
     const cases = [
       { down: 'cache', config: { REDIS_URL: `redis://127.0.0.1:${dead}` } },
-      { down: 'search', config: { OPENSEARCH_URL: `http://127.0.0.1:${dead}` } },
+      { down: 'search', config: { SEARCH_URL: `http://127.0.0.1:${dead}` } },
       { down: 'database', config: {}, db: true },
     ];
     for (const c of cases) {

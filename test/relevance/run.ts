@@ -47,6 +47,9 @@ try {
   );
   const ids = new Map(rows.map((r) => [Number(r.id), r.external_id]));
   const report = await evaluate(url, (id) => ids.get(id), await loadJudgments());
+  // The same judgments run on either engine (SEARCH_ENGINE): say which one these numbers are for.
+  const engine = await runtime.search.ping();
+  console.log(`engine: ${engine.engine} ${engine.version}`);
   console.log(formatReport(report, args.has('--details')));
   if (args.has('--write-baseline')) {
     await writeFile(BASELINE_FILE, `${JSON.stringify(report.byLanguage, null, 2)}\n`);

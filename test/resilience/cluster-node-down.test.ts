@@ -37,7 +37,7 @@ let stopped = false;
 
 /** Cluster administration (nodes, shards, templates) is no part of the app's engine surface. */
 let admin: Client | undefined;
-const engine = () => (admin ??= new Client({ node: t.config.OPENSEARCH_URL }));
+const engine = () => (admin ??= new Client({ node: t.config.SEARCH_URL }));
 const elapsed = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)}s`;
 const log = (m: string) => console.info(`[cluster-node-down] ${m}`);
 

@@ -117,7 +117,7 @@ describe('search engine down', () => {
   let t: TestApp;
   beforeAll(async () => {
     const port = await closedPort();
-    t = await startTestApp({ apps: [readApi], config: { OPENSEARCH_URL: `http://127.0.0.1:${port}` } });
+    t = await startTestApp({ apps: [readApi], config: { SEARCH_URL: `http://127.0.0.1:${port}` } });
   });
   afterAll(async () => t?.close());
 

@@ -76,10 +76,7 @@ export async function createIsolatedEnv(opts: { config?: ConfigOverrides } = {})
       (closing ??= (async () => {
         // Left behind, indices would be recovered again by every restart of the stack's OpenSearch
         // (the 3-node resilience suite), and keys would pile up in the developer's Redis.
-        await Promise.all([
-          deleteIndices(base.OPENSEARCH_URL, indexPrefix),
-          deleteKeys(base.REDIS_URL, redisKeyPrefix),
-        ]);
+        await Promise.all([deleteIndices(base.SEARCH_URL, indexPrefix), deleteKeys(base.REDIS_URL, redisKeyPrefix)]);
         await sql.end();
         await rm(dir, { recursive: true, force: true });
       })()),
@@ -137,8 +134,8 @@ function hasFailed(task: Readonly<RunnerTask>): boolean {
   return task.result?.state === 'fail' || ('tasks' in task && task.tasks.some(hasFailed));
 }
 
-async function deleteIndices(opensearchUrl: string, prefix: string): Promise<void> {
-  const url = new URL(`/${prefix}-*`, opensearchUrl);
+async function deleteIndices(searchUrl: string, prefix: string): Promise<void> {
+  const url = new URL(`/${prefix}-*`, searchUrl);
   url.search = 'ignore_unavailable=true&allow_no_indices=true&expand_wildcards=open,closed';
   // A test that points its app at an unreachable engine may have nothing there to delete.
   await fetch(url, { method: 'DELETE', signal: AbortSignal.timeout(30_000) }).catch(() => {});

@@ -1,6 +1,6 @@
 import { aliasName, concreteIndexName, INDEX_KINDS, type IndexKind } from '@guest/catalog';
 import type { SearchEngine } from '@guest/search-engine';
-import { indexBody } from './index-bodies.ts';
+import { indexBody, layoutHash } from './index-bodies.ts';
 
 export type IndexSet = Record<IndexKind, string>;
 
@@ -47,6 +47,21 @@ export async function ensureIndices(search: SearchEngine, prefix: string, replic
       if (!(await search.getAlias(aliasName(prefix, kind))).length) throw err;
     }
   }
+}
+
+/**
+ * Index kinds whose alias points at an index built from other mappings than mappings/ holds now
+ * (or from before fingerprints were kept): those need a rebuild (`reindexAll`).
+ */
+export async function staleIndexKinds(search: SearchEngine, prefix: string): Promise<IndexKind[]> {
+  const stale: IndexKind[] = [];
+  for (const kind of INDEX_KINDS) {
+    const alias = aliasName(prefix, kind);
+    if (!(await search.getAlias(alias)).length) continue;
+    const metas = Object.values(await search.getMappingMeta(alias));
+    if (metas.some((m) => m.layout !== layoutHash(kind))) stale.push(kind);
+  }
+  return stale;
 }
 
 /**

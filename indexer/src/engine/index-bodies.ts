@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '@guest/config';
@@ -22,9 +23,27 @@ function expandTexts(node: unknown, texts: unknown): unknown {
  * `replicas` replica copies of each shard (INDEX_REPLICAS: a deployment setting, so not in the JSON).
  */
 export function indexBody(kind: IndexKind, replicas: number): Record<string, unknown> {
+  const { settings, mappings } = layout(kind);
+  settings.index = { ...settings.index, number_of_replicas: replicas };
+  return { settings, mappings: { ...mappings, _meta: { layout: layoutHash(kind) } } };
+}
+
+function layout(kind: IndexKind): { settings: { index: Record<string, unknown> }; mappings: Record<string, unknown> } {
   const texts = readJson('texts.json');
   delete texts._comment;
   const settings = readJson('settings.json') as { index: Record<string, unknown> };
-  settings.index = { ...settings.index, number_of_replicas: replicas };
-  return { settings, mappings: expandTexts(readJson(`${kind}.json`), texts) };
+  return { settings, mappings: expandTexts(readJson(`${kind}.json`), texts) as Record<string, unknown> };
+}
+
+/**
+ * Fingerprint of an index kind's settings and mappings (replicas aside: a deployment setting),
+ * kept in the index's mapping `_meta.layout`. An index whose fingerprint differs was built from
+ * other mappings and must be rebuilt: most mapping changes (a field's type, an analyser) cannot
+ * be applied to an existing index, and a strict mapping refuses documents with a new field.
+ */
+export function layoutHash(kind: IndexKind): string {
+  return createHash('sha256')
+    .update(JSON.stringify(layout(kind)))
+    .digest('hex')
+    .slice(0, 16);
 }

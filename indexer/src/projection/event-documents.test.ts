@@ -97,6 +97,7 @@ describe('projectEventOccurrences (pure)', () => {
       start_time: '22:00',
       end_time: '03:00',
       start_minute: 1320,
+      local_start_key: Date.parse('2026-11-28T22:00:00Z'),
       ends_next_day: true,
       start_at: '2026-11-28T15:00:00Z',
       end_at: '2026-11-28T20:00:00Z',

@@ -75,6 +75,8 @@ export function projectEventOccurrences(
       start_time: o.start,
       end_time: o.end,
       start_minute: Number(o.start.slice(0, 2)) * 60 + Number(o.start.slice(3, 5)),
+      // The local wall clock read as if it were UTC: one value in "day, start time" order.
+      local_start_key: Date.parse(`${o.day}T${o.start}:00Z`),
       start_at: o.startAt,
       end_at: o.endAt,
       ends_next_day: o.endsNextDay,

@@ -113,6 +113,12 @@ export interface EventOccurrenceDocument {
   end_time: string;
   /** Minutes after local midnight of the start, for the morning/day/evening filter. */
   start_minute: number;
+  /**
+   * The local wall-clock start as epoch milliseconds (`day` at UTC midnight plus `start_minute`):
+   * the "day, start time" order as one value, comparable across zones. Indexed so that queries
+   * need no script (the portable subset has none).
+   */
+  local_start_key: number;
   start_at: string;
   end_at: string;
   ends_next_day: boolean;

@@ -39,9 +39,29 @@ export function loadConfig(
   env: Record<string, string | undefined> = process.env,
   overrides: Partial<Record<keyof Env, string | number | boolean>> = {},
 ): Config {
-  const merged: Record<string, unknown> = { ...readEnvFile(stackEnvFile()) };
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') merged[k] = v;
-  for (const [k, v] of Object.entries(overrides)) if (v !== undefined) merged[k] = String(v);
+  const merged: Record<string, unknown> = {};
+  const layers = [readEnvFile(stackEnvFile()), env, overrides] as Array<Record<string, unknown>>;
+  // Each source's search URL, with the engine it is for when the source says: its SEARCH_URL, else
+  // its OPENSEARCH_URL (so an override of the old name beats the stack file's SEARCH_URL). A URL
+  // for the other engine is passed over: a stack file written for OpenSearch must not point the
+  // Elasticsearch client at it.
+  const searchUrls: Array<{ url: string; engine: string | undefined }> = [];
+  for (const [i, layer] of layers.entries()) {
+    // An empty variable counts as unset; an empty override is meant.
+    const set = Object.fromEntries(
+      Object.entries(layer).filter(([, v]) => v !== undefined && (v !== '' || i === 2)),
+    ) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(set)) merged[k] = String(v);
+    const engineOf = set.SEARCH_ENGINE === undefined ? undefined : String(set.SEARCH_ENGINE);
+    if (set.SEARCH_URL !== undefined) searchUrls.push({ url: String(set.SEARCH_URL), engine: engineOf });
+    else if (set.OPENSEARCH_URL !== undefined)
+      searchUrls.push({ url: String(set.OPENSEARCH_URL), engine: 'opensearch' });
+  }
+  const engine = String(merged.SEARCH_ENGINE ?? 'opensearch');
+  const chosen = searchUrls.findLast((u) => u.engine === undefined || u.engine === engine);
+  if (chosen) merged.SEARCH_URL = chosen.url;
+  else if (engine === 'elasticsearch') merged.SEARCH_URL = 'http://127.0.0.1:9250';
+  else delete merged.SEARCH_URL;
 
   // Decided on the raw values, before defaults: a production server, or one listening beyond
   // loopback, never falls back to the checkout's development secrets.

@@ -146,7 +146,16 @@ export const envSchema = z.object({
   DATABASE_POOL_MAX: int(10, 1, 200),
   REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
   REDIS_KEY_PREFIX: z.string().default('guest:'),
-  OPENSEARCH_URL: url(['http:', 'https:']).default('http://127.0.0.1:9200'),
+  /** The search engine behind SEARCH_URL; both are driven through the same portable subset. */
+  SEARCH_ENGINE: z.enum(['opensearch', 'elasticsearch']).default('opensearch'),
+  /**
+   * Where the engine answers. Unset: OPENSEARCH_URL from the same source (environment, stack
+   * file, overrides) stands for it, else the stack's port for the engine (9200 OpenSearch, 9250
+   * Elasticsearch).
+   */
+  SEARCH_URL: url(['http:', 'https:']).default('http://127.0.0.1:9200'),
+  /** The older name of SEARCH_URL, still read for OpenSearch setups that set only it. */
+  OPENSEARCH_URL: url(['http:', 'https:']).optional(),
   INDEX_PREFIX: z
     .string()
     .regex(/^[a-z0-9_-]+$/, 'lowercase letters, digits, - and _ only')

@@ -11,6 +11,8 @@ const CheckResult = z.object({
   status: z.enum(['ok', 'down']),
   latency_ms: z.number().int(),
   error: z.string().optional(),
+  engine: z.string().optional().meta({ description: 'Search check only: opensearch or elasticsearch.' }),
+  version: z.string().optional().meta({ description: 'Search check only: the engine version, when it answers.' }),
 });
 export const HealthResponse = z
   .object({
@@ -40,7 +42,8 @@ export const HealthResponse = z
   })
   .meta({ id: 'HealthResponse' });
 
-type Check = () => Promise<void>;
+/** A check may add facts to its result (the search check names the engine and its version). */
+type Check = () => Promise<void | { engine?: string; version?: string }>;
 const CHECK_TIMEOUT_MS = 2000;
 
 async function withTimeout<T>(work: Promise<T>): Promise<T> {
@@ -60,8 +63,8 @@ async function withTimeout<T>(work: Promise<T>): Promise<T> {
 async function run(check: Check): Promise<z.infer<typeof CheckResult>> {
   const started = performance.now();
   try {
-    await withTimeout(check());
-    return { status: 'ok', latency_ms: Math.round(performance.now() - started) };
+    const facts = await withTimeout(check());
+    return { status: 'ok', latency_ms: Math.round(performance.now() - started), ...(facts ?? {}) };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return { status: 'down', latency_ms: Math.round(performance.now() - started), error: message.slice(0, 200) };
@@ -111,6 +114,8 @@ export function registerHealth(app: FastifyInstance, runtime: Runtime, version: 
       const byName = Object.fromEntries(names.map((n, i) => [n, results[i]!])) as z.infer<
         typeof HealthResponse
       >['checks'];
+      // The engine comes from configuration, so it is named even when it does not answer.
+      byName.search.engine ??= runtime.search.engine;
       const down = results.filter((r) => r.status === 'down').length;
       const status = down === 0 ? 'ok' : down === results.length ? 'down' : 'degraded';
       reply.header('cache-control', 'no-store');

@@ -79,7 +79,7 @@ export function createRuntime(config: Config, opts: { clock?: Clock } = {}): Run
   });
   const redis = createRedis(config);
   const search = withCallTiming(
-    createSearchEngine(config.OPENSEARCH_URL, { requestTimeoutMs: config.SEARCH_REQUEST_TIMEOUT_MS }),
+    createSearchEngine(config.SEARCH_ENGINE, config.SEARCH_URL, { requestTimeoutMs: config.SEARCH_REQUEST_TIMEOUT_MS }),
   );
   const storage = createLocalStorage(config.STORAGE_DIR);
   let closed = false;

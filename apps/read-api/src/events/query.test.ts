@@ -9,6 +9,7 @@ import {
   nearestQuery,
   upcomingFirstPageQuery,
   upcomingQuery,
+  unseenEventIds,
   type EventScope,
 } from './query.ts';
 
@@ -95,7 +96,7 @@ describe('upcomingQuery (one card per event, ordered by first local start, then 
       size: 21,
       order: [{ first: 'asc' }, { _key: 'asc' }],
     });
-    expect(body.aggs.events.aggs.first.min.script.source).toContain("doc['start_minute']");
+    expect(body.aggs.events.aggs.first).toEqual({ min: { field: 'local_start_key' } });
     expect(body.aggs.events.aggs.seen).toBeUndefined();
     expect(body.aggs.events.aggs.fresh).toBeUndefined();
     expect(body.aggs.total).toBeUndefined();
@@ -111,12 +112,19 @@ describe('upcomingQuery (one card per event, ordered by first local start, then 
       order: [{ seen: 'asc' }, { first: 'asc' }, { _key: 'asc' }],
     });
     expect(body.aggs.events.aggs.seen).toEqual({ filter: atOrBeforeClause(after) });
-    expect(body.aggs.events.aggs.fresh.bucket_selector).toEqual({
-      buckets_path: { seen: 'seen._count' },
-      script: 'params.seen == 0',
-    });
-    expect(JSON.stringify(body)).not.toMatch(/"from"|bucket_sort/);
+    // Portable subset: no script, no pipeline aggregation; seen buckets are dropped by unseenEventIds.
+    expect(JSON.stringify(body)).not.toMatch(/"from"|bucket_sort|bucket_selector|script/);
     expect(body.aggs.total).toEqual({ cardinality: { field: 'event_id', precision_threshold: 40000 } });
+  });
+
+  it('unseenEventIds: bucket keys in order, without events an earlier page listed', () => {
+    const buckets = [
+      { key: 4, seen: { doc_count: 0 } },
+      { key: 9, seen: { doc_count: 0 } },
+      { key: 2, seen: { doc_count: 3 } },
+    ];
+    expect(unseenEventIds(buckets)).toEqual([4, 9]);
+    expect(unseenEventIds([{ key: 5 }, { key: 1 }])).toEqual([5, 1]);
   });
 
   it('atOrBeforeClause: occurrences at or before the cursor in the order day, start, event id', () => {

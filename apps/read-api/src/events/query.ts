@@ -96,9 +96,10 @@ export const DAY_CARDINALITY_PRECISION = 5_000;
 
 /**
  * Sort key of an occurrence in the order "day, start time" (upcoming rule 2): the local wall-clock
- * start as milliseconds, comparable across venues in different zones.
+ * start as milliseconds, comparable across venues in different zones. The indexer stores it in
+ * every occurrence, so no script computes it (the portable subset of DESIGN.md has none).
  */
-export const LOCAL_START_SCRIPT = "doc['day'].value.toInstant().toEpochMilli() + doc['start_minute'].value * 60000L";
+export const LOCAL_START_FIELD = 'local_start_key';
 
 /** Keyset position after the last card of a page: its local start key and event id. */
 export interface UpcomingAfter {
@@ -110,7 +111,7 @@ const DAY_MS = 86_400_000;
 
 /**
  * Occurrences at or before the keyset position `a` in the order day, local start, event id — the
- * positions of cards already listed. Plain range clauses on the fields `LOCAL_START_SCRIPT` reads.
+ * positions of cards already listed. Plain range clauses on the fields `LOCAL_START_FIELD` is made of.
  */
 export function atOrBeforeClause(a: UpcomingAfter): Dsl {
   const dayMs = Math.floor(a.k / DAY_MS) * DAY_MS;
@@ -142,7 +143,8 @@ export function atOrBeforeClause(a: UpcomingAfter): Dsl {
  *   listed on an earlier page (its nearest occurrence is at or before the cursor), one without
  *   was not. The buckets are ordered unseen first, then by `first` and event id, so the top
  *   `limit + 1` buckets are exactly the next events of the list (and `has_more`), however many
- *   events earlier pages listed; `fresh` drops seen ones when fewer are left.
+ *   events earlier pages listed; seen ones among them (when fewer are left) are dropped by
+ *   `unseenEventIds`, not by a `bucket_selector` (outside the portable subset).
  *
  * The events index has one shard (mappings/settings.json), so every event's occurrences are
  * counted together and the bucket order is exact. The engine answers with event ids only;
@@ -152,13 +154,10 @@ export function upcomingQuery(
   scope: EventScope,
   opts: { limit: number; after?: UpcomingAfter | undefined; withTotal: boolean },
 ): Dsl {
-  const bucketAggs: Dsl = { first: { min: { script: { source: LOCAL_START_SCRIPT, lang: 'painless' } } } };
+  const bucketAggs: Dsl = { first: { min: { field: LOCAL_START_FIELD } } };
   const order: Dsl[] = [{ first: 'asc' }, { _key: 'asc' }];
   if (opts.after) {
     bucketAggs.seen = { filter: atOrBeforeClause(opts.after) };
-    bucketAggs.fresh = {
-      bucket_selector: { buckets_path: { seen: 'seen._count' }, script: 'params.seen == 0' },
-    };
     order.unshift({ seen: 'asc' });
   }
   const aggs: Dsl = {
@@ -166,6 +165,11 @@ export function upcomingQuery(
   };
   if (opts.withTotal) aggs.total = { cardinality: { field: 'event_id', precision_threshold: CARDINALITY_PRECISION } };
   return { size: 0, track_total_hits: false, query: eventQuery(scope), aggs };
+}
+
+/** Event ids of `upcomingQuery`'s buckets, in order, without those listed on earlier pages. */
+export function unseenEventIds(buckets: Array<{ key: number; seen?: { doc_count: number } }>): number[] {
+  return buckets.filter((b) => !b.seen?.doc_count).map((b) => Number(b.key));
 }
 
 /**
@@ -187,7 +191,7 @@ export function upcomingFirstPageQuery(scope: EventScope, opts: { limit: number;
   return body;
 }
 
-/** The local start key `LOCAL_START_SCRIPT` computes, from a card's day and start time. */
+/** The local start key (`LOCAL_START_FIELD`), from a card's day and start time. */
 export function localStartKey(day: string, startTime: string): number {
   const [h, m] = startTime.split(':').map(Number);
   return Date.parse(`${day}T00:00:00Z`) + (h! * 60 + m!) * 60_000;

@@ -14,6 +14,7 @@ import {
   nearestQuery,
   upcomingFirstPageQuery,
   upcomingQuery,
+  unseenEventIds,
   localStartKey,
   type EventScope,
   type UpcomingAfter,
@@ -154,14 +155,9 @@ async function loadUpcoming(
     deps.index,
     upcomingQuery(scope, { limit: opts.limit, after, withTotal: opts.withTotal }),
   );
-  const buckets: Array<{ key: number }> = res.aggregations?.events?.buckets ?? [];
-  const hasMore = buckets.length > opts.limit;
-  const cards = await nearestCards(
-    deps,
-    scope,
-    buckets.slice(0, opts.limit).map((b) => Number(b.key)),
-    opts.lang,
-  );
+  const ids = unseenEventIds(res.aggregations?.events?.buckets ?? []);
+  const hasMore = ids.length > opts.limit;
+  const cards = await nearestCards(deps, scope, ids.slice(0, opts.limit), opts.lang);
   const last = cards.at(-1);
   return {
     items: cards,

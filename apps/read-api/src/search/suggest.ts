@@ -4,6 +4,9 @@ import type { Dsl } from '@guest/search-engine';
 /**
  * Search-as-you-type over translated names (spec 4.7 suggest): every word but the last must be
  * a whole word, the last may be a prefix; a whole word with a small typo also matches.
+ * `suggest` is a plain text field with `index_prefixes` and shingle subfields (what
+ * `search_as_you_type` builds, in the portable subset: that type is absent from a minimal
+ * Elasticsearch), so `bool_prefix` behaves the same on both engines.
  */
 export function suggestQuery(q: string): Dsl {
   return {

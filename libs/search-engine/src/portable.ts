@@ -1,0 +1,42 @@
+import type { Dsl, SearchEngine } from './types.ts';
+
+const DELETE_PAGE = 1000;
+
+/**
+ * `_delete_by_query` in the portable subset: scan the matching ids (with sequence numbers) and
+ * delete them with `_bulk`, guarded by `if_seq_no`/`if_primary_term` so that a document rewritten
+ * since the scan saw it stays, as `conflicts=proceed` keeps it. Each delete goes to the concrete
+ * index the hit came from: an alias over several indices takes no writes.
+ */
+export async function deleteByScan(
+  engine: Pick<SearchEngine, 'scan' | 'bulk' | 'refresh'>,
+  index: string,
+  body: Dsl,
+  opts: { refresh?: boolean } = {},
+): Promise<number> {
+  // A query sees only refreshed documents: one indexed less than a refresh interval ago would
+  // otherwise survive for good (the indexer chaos test caught stale occurrences that way).
+  await engine.refresh(index);
+  let deleted = 0;
+  const scanBody: Dsl = { ...body, _source: false, seq_no_primary_term: true };
+  for await (const page of engine.scan(index, scanBody, DELETE_PAGE)) {
+    const ops = page.map((hit) => ({
+      delete: {
+        _index: hit._index,
+        _id: hit._id,
+        ...(hit._seq_no !== undefined ? { if_seq_no: hit._seq_no, if_primary_term: hit._primary_term } : {}),
+      },
+    }));
+    const res = await engine.bulk(ops);
+    for (const item of res.items) {
+      const r = item.delete;
+      if (r && r.status === 200) deleted++;
+      // 404 (already gone) and 409 (changed since the scan) are what conflicts=proceed skips.
+      else if (r && r.status !== 404 && r.status !== 409) {
+        throw new Error(`delete of ${r._id} failed: ${r.error?.type ?? r.status} ${r.error?.reason ?? ''}`.trim());
+      }
+    }
+  }
+  if (opts.refresh) await engine.refresh(index);
+  return deleted;
+}
