@@ -43,6 +43,16 @@ const pageAll = async (qs: string, cursor: string | null = null) => {
 };
 const slots = (items: Card[]) => items.map((c) => `${c.slug}@${c.day} ${c.start_time}`);
 const slugs = (items: Card[]) => items.map((c) => c.slug);
+/** Every event of the default window, in list order. */
+const ALL = [
+  'jazz-night',
+  'midnight-cinema',
+  'sunrise-yoga',
+  'thai-cooking-class',
+  'full-moon-party',
+  'puppet-show',
+  'morning-market',
+];
 
 describe('GET /v1/events/upcoming', () => {
   it('rules 1 and 2: one card per event at its nearest matching day, ordered by day, start time, event', async () => {
@@ -120,6 +130,9 @@ describe('GET /v1/events/upcoming', () => {
     ['?q=patong%20jazz', ['jazz-night']], // place and title, all words
     ['?bbox=98.28,7.88,98.32,7.91', ['jazz-night', 'midnight-cinema', 'full-moon-party']],
     ['?near=7.8206,98.2986&radius_m=1000', ['sunrise-yoga', 'thai-cooking-class', 'puppet-show', 'morning-market']],
+    // A `q` without a word is absent (it used to find nothing).
+    ['?q=%21%3F', ALL], // "!?"
+    ['?q=%20...%20', ALL],
     ['?day=2026-12-04', ['sunrise-yoga', 'puppet-show']],
     ['?day_from=2026-12-03&day_to=2026-12-05', ['full-moon-party', 'sunrise-yoga', 'puppet-show', 'jazz-night']],
     ['?days=2', ['jazz-night', 'midnight-cinema', 'sunrise-yoga', 'thai-cooking-class']],

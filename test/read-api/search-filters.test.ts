@@ -137,6 +137,15 @@ describe('every shared filter filters (feed, count and map agree)', () => {
     it(name, async () => expectMatches(params, expected));
   }
 
+  it('a q without a word (punctuation only) is absent: the same answer, in the same order, as without q', async () => {
+    const without = await allPages(t, { lang: 'en', limit: 4 });
+    for (const q of ['!?', ' ... ', '-']) {
+      const ids = (await allPages(t, { q, lang: 'en', limit: 4 })).map((i) => i.id);
+      expect(ids, q).toEqual(without.map((i) => i.id));
+      expect((await search(t, 'count', { q })).body.count).toBe(ALL.length);
+    }
+  });
+
   it('category_id (any of)', async () => {
     await expectMatches({ category_id: [category.diving!, category.cooking!] }, ['E1', 'E2']);
     await expectMatches({ category_id: String(category.rental) }, ['T1', 'T2']);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Config } from '@guest/config';
 import { cursorParam, langParam, limitParam, queryBool } from '@guest/http-kit';
 import { CLUSTER_MAX_ZOOM } from '../geo/clusters.ts';
+import { wordyOrAbsent } from '../query-text.ts';
 import type { BBox } from '../geo/filters.ts';
 
 /**
@@ -140,10 +141,16 @@ export const EventFilterParams = z
       .enum(EVENT_LANG_VALUES)
       .default('any')
       .meta({ description: 'Language the event is held in; exact match (`multi` means several languages).' }),
-    q: z.string().trim().min(1).max(200).optional().meta({
-      description:
-        'Words matched against name, description, venue and place, in all languages at once; all words must match.',
-    }),
+    q: z
+      .string()
+      .max(200)
+      .transform(wordyOrAbsent)
+      .optional()
+      .meta({
+        description:
+          'Words matched against name, description, venue and place, in all languages at once; all words must match. ' +
+          'A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent.',
+      }),
     bbox: bboxParam,
     near: nearParam,
     radius_m: z.coerce

@@ -4,6 +4,7 @@ import { cursorParam, limitParam, queryBool } from '@guest/http-kit';
 import { CONTENT_LANGUAGES, LISTING_KINDS } from '@guest/catalog';
 import { CLUSTER_MAX_ZOOM } from '../geo/clusters.ts';
 import type { BBox, LatLon } from '../geo/filters.ts';
+import { wordyOrAbsent } from '../query-text.ts';
 
 /**
  * The shared filter parameters of `GET /v1/search/listings`, `/v1/search/map` and
@@ -110,12 +111,13 @@ export const SearchFilters = z
     q: z
       .string()
       .max(200)
-      .transform((v) => v.trim())
+      .transform(wordyOrAbsent)
       .optional()
       .meta({
         description:
           'Free text matched by words against name, description and place (district, city) in all languages at once. ' +
-          'There is no place_id filter: pass the district or city here.',
+          'There is no place_id filter: pass the district or city here. A `q` without any letter or digit ' +
+          '(empty, spaces, punctuation only) is treated as absent.',
       }),
     date_from: isoDate
       .optional()
