@@ -130,6 +130,8 @@ describe('GET /v1/events/upcoming', () => {
     ['?q=patong%20jazz', ['jazz-night']], // place and title, all words
     ['?bbox=98.28,7.88,98.32,7.91', ['jazz-night', 'midnight-cinema', 'full-moon-party']],
     ['?near=7.8206,98.2986&radius_m=1000', ['sunrise-yoga', 'thai-cooking-class', 'puppet-show', 'morning-market']],
+    // `near` alone filters nothing, as in the listings search (it used to cut at 10 km).
+    ['?near=13.7563,100.5018', ALL],
     // A `q` without a word is absent (it used to find nothing).
     ['?q=%21%3F', ALL], // "!?"
     ['?q=%20...%20', ALL],

@@ -116,7 +116,10 @@ export const nearParam = z
     return { lat, lon };
   })
   .optional()
-  .meta({ description: 'Point `lat,lon`: only events within `radius_m` of it.' });
+  .meta({
+    description:
+      'Point `lat,lon`. Alone it filters nothing (as in the listings search); with `radius_m`, only events within it.',
+  });
 
 export const EventFilterParams = z
   .object({
@@ -153,13 +156,9 @@ export const EventFilterParams = z
       }),
     bbox: bboxParam,
     near: nearParam,
-    radius_m: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(1_000_000)
-      .optional()
-      .meta({ description: 'Radius around `near` in metres; default EVENTS_NEAR_RADIUS_DEFAULT_M. Needs `near`.' }),
+    radius_m: z.coerce.number().int().min(1).max(1_000_000).optional().meta({
+      description: 'Only events within this many metres of `near` (needs `near`); without it, no distance filter.',
+    }),
     timezone: z
       .string()
       .default(DEFAULT_EVENTS_TIMEZONE)

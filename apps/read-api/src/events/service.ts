@@ -31,10 +31,7 @@ export interface EventsServiceDeps {
   index: string;
   cursors: CursorCodec;
   clock: Clock;
-  config: Pick<
-    Config,
-    'EVENTS_HORIZON_DAYS' | 'EVENTS_NEAR_RADIUS_DEFAULT_M' | 'MAP_MAX_POINTS' | 'EVENT_PAGE_OCCURRENCES'
-  >;
+  config: Pick<Config, 'EVENTS_HORIZON_DAYS' | 'MAP_MAX_POINTS' | 'EVENT_PAGE_OCCURRENCES'>;
 }
 
 export type CalendarRequest = EventFilterQuery & { first?: string | undefined; days: number };
@@ -57,7 +54,7 @@ export function createEventsService(deps: EventsServiceDeps) {
       checkDayFilters(q);
       const now = clock.now();
       const today = requestToday(now, q);
-      const filters = resolveFilters(q, config);
+      const filters = resolveFilters(q);
       const days = await loadCalendar(deps, { filters, today, now }, q.first ?? today, q.days);
       return { days, timezone: q.timezone, today };
     },
@@ -65,7 +62,7 @@ export function createEventsService(deps: EventsServiceDeps) {
     /** One card per event at its nearest matching occurrence, keyset-paged. */
     async upcoming(q: UpcomingRequest, lang: ContentLanguage) {
       // Cross-field rules first (400 names the field), whatever the cursor.
-      const filters = resolveFilters(q, config);
+      const filters = resolveFilters(q);
       checkDayFilters(q);
       return loadUpcoming(deps, (now) => listScopeAt(filters, q, now, config.EVENTS_HORIZON_DAYS), {
         limit: q.limit,
@@ -78,7 +75,7 @@ export function createEventsService(deps: EventsServiceDeps) {
     /** Every matching occurrence on its day, grouped per day, keyset-paged. */
     async feed(q: EventFeedRequest, lang: ContentLanguage) {
       // Cross-field rules first (400 names the field), whatever the cursor.
-      const filters = resolveFilters(q, config);
+      const filters = resolveFilters(q);
       checkDayFilters(q);
       return loadFeed(deps, (now) => listScopeAt(filters, q, now, config.EVENTS_HORIZON_DAYS), {
         limit: q.limit,
@@ -91,7 +88,7 @@ export function createEventsService(deps: EventsServiceDeps) {
     async map(q: EventMapRequest, lang: ContentLanguage) {
       const now = clock.now();
       const today = requestToday(now, q);
-      const filters = resolveFilters(q, config);
+      const filters = resolveFilters(q);
       const window = listWindow(q, today, config.EVENTS_HORIZON_DAYS);
       return loadMap(deps, window ? { filters, window, today, now } : null, q.zoom, lang);
     },

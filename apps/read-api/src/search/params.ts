@@ -98,7 +98,11 @@ const near = z
     if (lon < -180 || lon > 180) return fail('lon must be within -180..180');
     return { lat, lon };
   })
-  .meta({ description: '`lat,lon`: the point distances are measured from (`distance_m`, sort `distance`).' });
+  .meta({
+    description:
+      '`lat,lon`: the point distances are measured from (`distance_m`, sort `distance`). Alone it filters ' +
+      'nothing (as in the events routes); with `radius_m`, only objects within it.',
+  });
 
 export const SearchFilters = z
   .object({
