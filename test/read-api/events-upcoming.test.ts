@@ -147,8 +147,15 @@ describe('GET /v1/events/upcoming', () => {
     expect(slugs((await up(qs)).items)).toEqual(expected);
   });
 
-  it('with day_from only, `days` still counts from today', async () => {
-    expect(slugs((await up('?day_from=2026-12-03&days=3')).items)).toEqual(['full-moon-party']);
+  it('with day_from only, the window of `days` days starts at day_from', async () => {
+    expect(slugs((await up('?day_from=2026-12-03&days=3')).items)).toEqual([
+      'full-moon-party',
+      'sunrise-yoga',
+      'puppet-show',
+      'jazz-night',
+    ]);
+    // Past the default window (30 days from today): the window moves, it is not empty.
+    expect(slots((await up('?day_from=2027-02-05')).items)[0]).toMatch(/^\S+@2027-02-0[5-9] /);
   });
 
   it('rule 3: reads schedules up to the 180-day horizon and no further', async () => {

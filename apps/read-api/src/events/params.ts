@@ -181,7 +181,9 @@ export function windowDaysParam(def: number, max: number) {
     .max(max)
     .default(def)
     .meta({
-      description: `Window in days from today, 1 to ${max}; default ${def}. Ignored when \`day\` or \`day_to\` is given.`,
+      description:
+        `Window in days from today, or from \`day_from\` when it is later, 1 to ${max}; default ${def}. ` +
+        'Ignored when `day` or `day_to` is given.',
     });
 }
 
