@@ -242,7 +242,13 @@ export const SuggestParams = z.object({
     .transform((v) => v.trim())
     .pipe(z.string().min(1).max(100))
     .meta({ description: 'What the guest has typed: names in any of the four languages, prefixes, small typos.' }),
-  kind: z.enum(LISTING_KINDS).optional().meta({
-    description: 'Only listings of this kind, and only places that hold listings of this kind.',
-  }),
+  kind: z
+    .enum(SEARCH_KINDS)
+    .optional()
+    // `all` is accepted as on every other search route, and means no kind.
+    .transform((k) => (k === 'all' ? undefined : k))
+    .meta({
+      description:
+        'Only listings of this kind, and only places that hold listings of this kind; `all` (or none) for every kind.',
+    }),
 });
