@@ -193,7 +193,18 @@ export function localStartKey(day: string, startTime: string): number {
   return Date.parse(`${day}T00:00:00Z`) + (h! * 60 + m!) * 60_000;
 }
 
-export const OCCURRENCE_SORT = [{ day: 'asc' }, { start_time: 'asc' }, { event_id: 'asc' }, { start_at: 'asc' }];
+/**
+ * Upcoming order of occurrences. It is a total order, so that the feed's keyset paging never
+ * drops or repeats one: an event's occurrences on one day at one start time differ in their end
+ * (the schedule expansion keeps one per day, start and end), hence `end_at` last.
+ */
+export const OCCURRENCE_SORT = [
+  { day: 'asc' },
+  { start_time: 'asc' },
+  { event_id: 'asc' },
+  { start_at: 'asc' },
+  { end_at: 'asc' },
+];
 
 /** The nearest matching occurrence of each of `eventIds` (one per event, by collapse). */
 export function nearestQuery(scope: EventScope, eventIds: number[]): Dsl {

@@ -185,15 +185,16 @@ async function nearestCards(
 
 /**
  * Position after the last card of a feed page: the sort values of the last occurrence
- * (`OCCURRENCE_SORT`: day in epoch ms, start time, event id, start in epoch ms).
+ * (`OCCURRENCE_SORT`: day in epoch ms, start time, event id, start and end in epoch ms). A cursor
+ * of the older four-value shape is refused as malformed (start the list again).
  */
 interface FeedAfter {
-  after: [number, string, number, number];
+  after: [number, string, number, number, number];
 }
 
 function isFeedPosition(o: Record<string, unknown>): boolean {
   const a = o.after;
-  return Array.isArray(a) && a.length === 4 && typeof a[1] === 'string' && safeInts(a[0], a[2], a[3]);
+  return Array.isArray(a) && a.length === 5 && typeof a[1] === 'string' && safeInts(a[0], a[2], a[3], a[4]);
 }
 
 /** The by-day feed, keyset-paged and read as of its first page, as upcoming (`resumeList`). */
