@@ -161,6 +161,9 @@ describe('GET /v1/events/calendar', () => {
       ['?days=0', 'days'],
       ['?days=63', 'days'],
       ['?first=2026-02-30', 'first'],
+      // Before today (Dec 1 in Bangkok): the index keeps no past occurrence to count.
+      ['?first=2026-11-30', 'first'],
+      ['?first=2026-11-30&timezone=Asia/Bangkok&days=7', 'first'],
       ['?entry=cheap', 'entry'],
       ['?time=night', 'time'],
       ['?audience=kids', 'audience'],

@@ -197,7 +197,11 @@ export function calendarParams(
   config: Pick<Config, 'CALENDAR_DAYS_MAX' | 'CALENDAR_DAYS_DEFAULT' | 'SEARCH_LIMIT_DEFAULT' | 'SEARCH_LIMIT_MAX'>,
 ) {
   return EventFilterParams.extend({
-    first: dateParam.optional().meta({ description: 'First day of the strip; default today in `timezone`.' }),
+    first: dateParam.optional().meta({
+      description:
+        'First day of the strip; default today in `timezone`. A day before today is refused (400 `validation_error`, ' +
+        'reason `before_today`): past occurrences are not kept, so their days could only show 0.',
+    }),
     days: z.coerce
       .number()
       .int()

@@ -1,5 +1,5 @@
 import type { Config } from '@guest/config';
-import type { CursorCodec } from '@guest/http-kit';
+import { errors, type CursorCodec } from '@guest/http-kit';
 import type { ContentLanguage, EventOccurrenceDocument } from '@guest/catalog';
 import type { Clock } from '@guest/runtime';
 import type { SearchEngine } from '@guest/search-engine';
@@ -55,6 +55,13 @@ export function createEventsService(deps: EventsServiceDeps) {
       const now = clock.now();
       const today = requestToday(now, q);
       const filters = resolveFilters(q);
+      // The index keeps no occurrence that is over (the horizon roll deletes them), so a strip
+      // starting before today would show 0 for days that had events: refused rather than wrong.
+      if (q.first !== undefined && q.first < today) {
+        throw errors.validation('first', `\`first\` must not be before today (${today} in ${q.timezone}).`, {
+          reason: 'before_today',
+        });
+      }
       const days = await loadCalendar(deps, { filters, today, now }, q.first ?? today, q.days);
       return { days, timezone: q.timezone, today };
     },
