@@ -82,7 +82,11 @@ const bbox = z
     // minLon > maxLon is a box that crosses the antimeridian: allowed.
     return { minLon, minLat, maxLon, maxLat };
   })
-  .meta({ description: '`minLon,minLat,maxLon,maxLat`; minLon > maxLon crosses the antimeridian.' });
+  .meta({
+    description:
+      '`minLon,minLat,maxLon,maxLat`; minLon > maxLon crosses the antimeridian. A `city_only` listing (no point) ' +
+      "is inside when its place's centre is; it is still left off the map.",
+  });
 
 const near = z
   .string()
@@ -111,7 +115,11 @@ export const SearchFilters = z
     near: near.optional(),
     radius_m: int(1, 20_000_000)
       .optional()
-      .meta({ description: 'Only objects within this many metres of `near` (needs `near`).' }),
+      .meta({
+        description:
+          "Only objects within this many metres of `near` (needs `near`); a `city_only` listing by its place's centre. " +
+          'With sort `distance`, `city_only` listings come last.',
+      }),
     q: z
       .string()
       .max(200)
