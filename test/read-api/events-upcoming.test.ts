@@ -279,8 +279,20 @@ describe('GET /v1/events/upcoming', () => {
         'puppet-show@2026-12-04 10:00',
       ]);
     });
-    it('00:01 on Dec 4: today is Dec 4, the party (a Dec 3 event) is gone', async () => {
+    it('00:01 on Dec 4: today is Dec 4, the party (a Dec 3 event on until 04:00) is still the first card', async () => {
       clock.set('2026-12-03T17:01:00Z');
+      const body = await up('?days=2&with_total=true');
+      expect(slots(body.items)).toEqual([
+        'full-moon-party@2026-12-03 22:00',
+        'sunrise-yoga@2026-12-04 06:30',
+        'puppet-show@2026-12-04 10:00',
+        'jazz-night@2026-12-05 20:00',
+      ]);
+      expect(body.total).toBe(4);
+      clock.set(NOW);
+    });
+    it('04:01 on Dec 4: the party has ended and is gone', async () => {
+      clock.set('2026-12-03T21:01:00Z');
       expect(slots((await up('?days=2')).items)).toEqual([
         'sunrise-yoga@2026-12-04 06:30',
         'puppet-show@2026-12-04 10:00',

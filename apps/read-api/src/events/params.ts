@@ -168,7 +168,12 @@ export const EventFilterParams = z
     cursor: cursorParam,
     lang: langParam,
   })
-  .meta({ description: 'Shared event filters (spec 4.8).' });
+  .meta({
+    description:
+      'Shared event filters (spec 4.8). A window that starts today also holds the occurrences of the day before ' +
+      'that are still on (running past midnight) until they end: the lists show them (the feed under today, the ' +
+      'card keeping its own `day`) and the calendar counts them today.',
+  });
 
 export type EventFilterQuery = z.infer<typeof EventFilterParams>;
 

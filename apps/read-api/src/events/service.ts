@@ -116,6 +116,8 @@ async function loadCalendar(
   if (read) {
     const res = await deps.engine.search(deps.index, calendarQuery({ ...scopeBase, window: read }));
     for (const b of res.aggregations?.days?.buckets ?? []) counts.set(b.key_as_string, b.events.value);
+    // Today counts the events still on from yesterday too (see `windowClause`).
+    if (read.from === scopeBase.today) counts.set(scopeBase.today, res.aggregations?.today?.events?.value ?? 0);
   }
   return strip.map((date) => ({ date, count: counts.get(date) ?? 0 }));
 }
@@ -222,9 +224,11 @@ async function loadFeed(
   const days: Array<{ date: string; events: EventCardT[] }> = [];
   for (const hit of hits) {
     const card = toEventCard(hit._source, opts.lang);
+    // An occurrence of yesterday still on is listed under today (its card keeps its own day).
+    const date = card.day < scope.today ? scope.today : card.day;
     const lastDay = days.at(-1);
-    if (lastDay?.date === card.day) lastDay.events.push(card);
-    else days.push({ date: card.day, events: [card] });
+    if (lastDay?.date === date) lastDay.events.push(card);
+    else days.push({ date, events: [card] });
   }
   const last = hits.at(-1);
   return {
