@@ -167,6 +167,8 @@ describe('GET /v1/search/suggest', () => {
     expect((await search(t, 'suggest', { q: 'qqxzzv' })).body).toEqual({ places: [], listings: [] });
     expect(expectEnvelope(await search(t, 'suggest', {}), 400, 'validation_error').details.field).toBe('q');
     expect(expectEnvelope(await search(t, 'suggest', { q: '  ' }), 400, 'validation_error').details.field).toBe('q');
+    // No word in it: absent, as on every search route; suggest requires q.
+    expect(expectEnvelope(await search(t, 'suggest', { q: '?!.' }), 400, 'validation_error').details.field).toBe('q');
     expect(
       expectEnvelope(await search(t, 'suggest', { q: 'Kata', kind: 'boat' }), 400, 'validation_error').details.field,
     ).toBe('kind');

@@ -247,9 +247,14 @@ export const PriceRangeParams = z
 export const SuggestParams = z.object({
   q: z
     .string()
-    .transform((v) => v.trim())
+    // Without a word it is absent, as on the other routes; here that means missing (400 on q).
+    .transform((v) => wordyOrAbsent(v) ?? '')
     .pipe(z.string().min(1).max(100))
-    .meta({ description: 'What the guest has typed: names in any of the four languages, prefixes, small typos.' }),
+    .meta({
+      description:
+        'What the guest has typed: names in any of the four languages, prefixes, small typos. Required; a `q` ' +
+        'without any letter or digit (punctuation only) counts as missing.',
+    }),
   kind: z
     .enum(SEARCH_KINDS)
     .optional()
