@@ -145,10 +145,17 @@ describe('GET /v1/events/calendar', () => {
       ]);
       clock.set('2026-12-01T10:00:00Z');
     });
-    it('an event running past midnight counts on its start day until it ends, and not on the next day', async () => {
+    it('an event running past midnight counts on its start day, and today after midnight until it ends', async () => {
       clock.set('2026-12-03T16:59:00Z'); // 23:59 Dec 3: the full moon party (22:00–04:00) is on
       expect((await cal('?days=1&category=party')).days).toEqual([{ date: '2026-12-03', count: 1 }]);
-      clock.set('2026-12-03T17:01:00Z'); // 00:01 Dec 4: the strip starts on Dec 4
+      clock.set('2026-12-03T17:01:00Z'); // 00:01 Dec 4: the strip starts on Dec 4, the party is still on
+      expect((await cal('?days=2&category=party')).days).toEqual([
+        { date: '2026-12-04', count: 1 },
+        { date: '2026-12-05', count: 0 },
+      ]);
+      // Counted once with today's own events (distinct events, not a sum).
+      expect((await cal('?days=1')).days).toEqual([{ date: '2026-12-04', count: 3 }]);
+      clock.set('2026-12-03T21:01:00Z'); // 04:01 Dec 4: over
       expect((await cal('?days=1&category=party')).days).toEqual([{ date: '2026-12-04', count: 0 }]);
       clock.set('2026-12-01T10:00:00Z');
     });
@@ -161,6 +168,9 @@ describe('GET /v1/events/calendar', () => {
       ['?days=0', 'days'],
       ['?days=63', 'days'],
       ['?first=2026-02-30', 'first'],
+      // Before today (Dec 1 in Bangkok): the index keeps no past occurrence to count.
+      ['?first=2026-11-30', 'first'],
+      ['?first=2026-11-30&timezone=Asia/Bangkok&days=7', 'first'],
       ['?entry=cheap', 'entry'],
       ['?time=night', 'time'],
       ['?audience=kids', 'audience'],

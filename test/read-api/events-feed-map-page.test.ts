@@ -104,7 +104,18 @@ describe('GET /v1/events/feed (by days)', () => {
         const e = expectEnvelope(await http(t.url, 'GET', `/v1/events/feed${qs}`), 400, 'validation_error');
         expect(e.details, qs).toMatchObject({ field: 'cursor', reason: 'foreign' });
       }
-      // A new feed starts at the clock: today is Dec 4, the party (a Dec 3 occurrence) is gone.
+      // A new feed starts at the clock: today is Dec 4; the party (a Dec 3 occurrence, on until
+      // 04:00) is listed under today until it ends, its card keeping its own day.
+      const atMidnight = (await feed('?days=2')).items;
+      expect(atMidnight[0]!.events[0]).toMatchObject({ slug: 'full-moon-party', day: '2026-12-03' });
+      expect(flat(atMidnight)).toEqual([
+        '2026-12-04 22:00 full-moon-party',
+        '2026-12-04 06:30 sunrise-yoga',
+        '2026-12-04 10:00 puppet-show',
+        '2026-12-04 19:00 puppet-show',
+        '2026-12-05 20:00 jazz-night',
+      ]);
+      clock.set('2026-12-03T21:01:00Z'); // 04:01 on Dec 4: the party is over
       expect(flat((await feed('?days=2')).items)).toEqual([
         '2026-12-04 06:30 sunrise-yoga',
         '2026-12-04 10:00 puppet-show',

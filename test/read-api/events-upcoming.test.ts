@@ -43,6 +43,16 @@ const pageAll = async (qs: string, cursor: string | null = null) => {
 };
 const slots = (items: Card[]) => items.map((c) => `${c.slug}@${c.day} ${c.start_time}`);
 const slugs = (items: Card[]) => items.map((c) => c.slug);
+/** Every event of the default window, in list order. */
+const ALL = [
+  'jazz-night',
+  'midnight-cinema',
+  'sunrise-yoga',
+  'thai-cooking-class',
+  'full-moon-party',
+  'puppet-show',
+  'morning-market',
+];
 
 describe('GET /v1/events/upcoming', () => {
   it('rules 1 and 2: one card per event at its nearest matching day, ordered by day, start time, event', async () => {
@@ -120,6 +130,11 @@ describe('GET /v1/events/upcoming', () => {
     ['?q=patong%20jazz', ['jazz-night']], // place and title, all words
     ['?bbox=98.28,7.88,98.32,7.91', ['jazz-night', 'midnight-cinema', 'full-moon-party']],
     ['?near=7.8206,98.2986&radius_m=1000', ['sunrise-yoga', 'thai-cooking-class', 'puppet-show', 'morning-market']],
+    // `near` alone filters nothing, as in the listings search (it used to cut at 10 km).
+    ['?near=13.7563,100.5018', ALL],
+    // A `q` without a word is absent (it used to find nothing).
+    ['?q=%21%3F', ALL], // "!?"
+    ['?q=%20...%20', ALL],
     ['?day=2026-12-04', ['sunrise-yoga', 'puppet-show']],
     ['?day_from=2026-12-03&day_to=2026-12-05', ['full-moon-party', 'sunrise-yoga', 'puppet-show', 'jazz-night']],
     ['?days=2', ['jazz-night', 'midnight-cinema', 'sunrise-yoga', 'thai-cooking-class']],
@@ -132,8 +147,15 @@ describe('GET /v1/events/upcoming', () => {
     expect(slugs((await up(qs)).items)).toEqual(expected);
   });
 
-  it('with day_from only, `days` still counts from today', async () => {
-    expect(slugs((await up('?day_from=2026-12-03&days=3')).items)).toEqual(['full-moon-party']);
+  it('with day_from only, the window of `days` days starts at day_from', async () => {
+    expect(slugs((await up('?day_from=2026-12-03&days=3')).items)).toEqual([
+      'full-moon-party',
+      'sunrise-yoga',
+      'puppet-show',
+      'jazz-night',
+    ]);
+    // Past the default window (30 days from today): the window moves, it is not empty.
+    expect(slots((await up('?day_from=2027-02-05')).items)[0]).toMatch(/^\S+@2027-02-0[5-9] /);
   });
 
   it('rule 3: reads schedules up to the 180-day horizon and no further', async () => {
@@ -257,8 +279,20 @@ describe('GET /v1/events/upcoming', () => {
         'puppet-show@2026-12-04 10:00',
       ]);
     });
-    it('00:01 on Dec 4: today is Dec 4, the party (a Dec 3 event) is gone', async () => {
+    it('00:01 on Dec 4: today is Dec 4, the party (a Dec 3 event on until 04:00) is still the first card', async () => {
       clock.set('2026-12-03T17:01:00Z');
+      const body = await up('?days=2&with_total=true');
+      expect(slots(body.items)).toEqual([
+        'full-moon-party@2026-12-03 22:00',
+        'sunrise-yoga@2026-12-04 06:30',
+        'puppet-show@2026-12-04 10:00',
+        'jazz-night@2026-12-05 20:00',
+      ]);
+      expect(body.total).toBe(4);
+      clock.set(NOW);
+    });
+    it('04:01 on Dec 4: the party has ended and is gone', async () => {
+      clock.set('2026-12-03T21:01:00Z');
       expect(slots((await up('?days=2')).items)).toEqual([
         'sunrise-yoga@2026-12-04 06:30',
         'puppet-show@2026-12-04 10:00',

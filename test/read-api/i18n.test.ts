@@ -90,6 +90,16 @@ describe('GET /v1/i18n: the full dictionary of the request language', () => {
     expect(stale.body).toEqual(first.body);
   });
 
+  it('the version is per language: another language with the Russian version is 200 with its dictionary', async () => {
+    const ru = (await http(t.url, 'GET', '/v1/i18n?lang=ru')).body.version as string;
+    for (const lang of ['en', 'th', 'zh-Hans']) {
+      const other = await http(t.url, 'GET', `/v1/i18n?lang=${lang}&version=${ru}`);
+      expect(other.status, lang).toBe(200);
+      expect(other.body.lang).toBe(lang);
+      expect(other.body.version).not.toBe(ru);
+    }
+  });
+
   it('answers 304 to If-None-Match with the ETag of the same language, 200 with another language ETag', async () => {
     const ru = await http(t.url, 'GET', '/v1/i18n?lang=ru');
     const etag = ru.headers.get('etag')!;
@@ -133,10 +143,13 @@ describe('dictionary version: a content hash computed at start', () => {
     const b = await startTestApp({ apps: [readApi], config: { I18N_DIR: edited } });
     try {
       expect((await http(a.url, 'GET', '/v1/i18n')).body.version).toBe(current);
-      const changed = await http(b.url, 'GET', '/v1/i18n?lang=en');
-      expect(changed.body.version).not.toBe(current);
+      const currentTh = (await http(t.url, 'GET', '/v1/i18n?lang=th')).body.version;
+      const changed = await http(b.url, 'GET', '/v1/i18n?lang=th');
+      expect(changed.body.version).not.toBe(currentTh);
+      // Per language: a Thai string does not change the English version.
+      expect((await http(b.url, 'GET', '/v1/i18n?lang=en')).body.version).toBe(current);
       // A client holding the old version gets the new dictionary, not 304.
-      expect((await http(b.url, 'GET', `/v1/i18n?lang=th&version=${current}`)).body.strings['nav.map']).toBe(
+      expect((await http(b.url, 'GET', `/v1/i18n?lang=th&version=${currentTh}`)).body.strings['nav.map']).toBe(
         'แผนที่ (ใหม่)',
       );
     } finally {

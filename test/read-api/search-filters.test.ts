@@ -50,6 +50,11 @@ describe('every shared filter filters (feed, count and map agree)', () => {
     ['near + radius_m (1 km around the Kata villa)', { near: '7.8195,98.299', radius_m: 1000 }, KATA],
     ['near + radius_m (150 m: the cafe is 124 m away)', { near: '7.8195,98.299', radius_m: 150 }, ['F1', 'S1']],
     ['near + radius_m (100 m)', { near: '7.8195,98.299', radius_m: 100 }, ['S1']],
+    // S4 is city_only in Sukhumvit (centre 13.7373,100.56): in an area by its place's centre, off the map.
+    ['bbox around Sukhumvit: the city_only listing by its place', { bbox: '100.55,13.73,100.57,13.745' }, ['S4']],
+    ['bbox in Bangkok off the Sukhumvit centre', { bbox: '100.49,13.75,100.51,13.76' }, []],
+    ['near + radius_m around Sukhumvit: the city_only listing', { near: '13.74,100.565', radius_m: 1000 }, ['S4']],
+    ['near + radius_m short of the Sukhumvit centre', { near: '13.75,100.58', radius_m: 1000 }, []],
     ['q: district name in English', { q: 'Kata' }, KATA],
     ['q: district name in Russian, another word form', { q: 'Кате' }, KATA],
     ['q: district name in Thai', { q: 'กะตะ' }, KATA],
@@ -136,6 +141,15 @@ describe('every shared filter filters (feed, count and map agree)', () => {
   for (const [name, params, expected] of cases) {
     it(name, async () => expectMatches(params, expected));
   }
+
+  it('a q without a word (punctuation only) is absent: the same answer, in the same order, as without q', async () => {
+    const without = await allPages(t, { lang: 'en', limit: 4 });
+    for (const q of ['!?', ' ... ', '-']) {
+      const ids = (await allPages(t, { q, lang: 'en', limit: 4 })).map((i) => i.id);
+      expect(ids, q).toEqual(without.map((i) => i.id));
+      expect((await search(t, 'count', { q })).body.count).toBe(ALL.length);
+    }
+  });
 
   it('category_id (any of)', async () => {
     await expectMatches({ category_id: [category.diving!, category.cooking!] }, ['E1', 'E2']);

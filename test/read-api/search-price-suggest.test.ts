@@ -157,10 +157,18 @@ describe('GET /v1/search/suggest', () => {
     expect(placeSlugs(await search(t, 'suggest', { q: 'Sukhumvit', kind: 'stay' }))).toEqual(['sukhumvit']);
   });
 
+  it('kind=all is accepted as on the other search routes, and is the same as no kind', async () => {
+    const all = await search(t, 'suggest', { q: 'Kata', kind: 'all', lang: 'en' });
+    expect(all.status).toBe(200);
+    expect(all.body).toEqual((await search(t, 'suggest', { q: 'Kata', lang: 'en' })).body);
+  });
+
   it('nothing for gibberish; q is required, kind must be known', async () => {
     expect((await search(t, 'suggest', { q: 'qqxzzv' })).body).toEqual({ places: [], listings: [] });
     expect(expectEnvelope(await search(t, 'suggest', {}), 400, 'validation_error').details.field).toBe('q');
     expect(expectEnvelope(await search(t, 'suggest', { q: '  ' }), 400, 'validation_error').details.field).toBe('q');
+    // No word in it: absent, as on every search route; suggest requires q.
+    expect(expectEnvelope(await search(t, 'suggest', { q: '?!.' }), 400, 'validation_error').details.field).toBe('q');
     expect(
       expectEnvelope(await search(t, 'suggest', { q: 'Kata', kind: 'boat' }), 400, 'validation_error').details.field,
     ).toBe('kind');

@@ -116,6 +116,20 @@ describe('projectListing (pure)', () => {
     expect(doc.has_point).toBe(false);
   });
 
+  it('given places with centres, then place_center is the own place centre, else the nearest one above', () => {
+    const centred = (id: number, lat: number, lon: number) => ({
+      ...ctx.places.get(id)!,
+      centerLat: lat,
+      centerLon: lon,
+    });
+    const withRegion = { ...ctx, places: new Map([...ctx.places, [2, centred(2, 7.9, 98.3)]]) };
+    const cityOnly = given({ locationMode: 'city_only', lat: null, lon: null });
+    expect(projectListing(cityOnly, withRegion)!.place_center).toEqual({ lat: 7.9, lon: 98.3 });
+    const withDistrict = { ...withRegion, places: new Map([...withRegion.places, [3, centred(3, 7.82, 98.29)]]) };
+    expect(projectListing(cityOnly, withDistrict)!.place_center).toEqual({ lat: 7.82, lon: 98.29 });
+    expect(projectListing(cityOnly, ctx)!.place_center).toBeNull();
+  });
+
   it('given an experience, then duration and same-day are also on top level for the shared filters; other kind blocks are null', () => {
     const doc = projectListing(given(), ctx)!;
     expect([doc.duration_min, doc.same_day, doc.stay, doc.food]).toEqual([120, true, null, null]);

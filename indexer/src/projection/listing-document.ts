@@ -38,6 +38,7 @@ export function projectListing(src: ListingSource, ctx: ProjectionContext): List
   if (!own) return null;
   const categories = src.categoryIds.map((id) => ctx.categories.get(id)).filter((c) => c !== undefined);
   const hasPoint = l.locationMode !== 'city_only' && l.lat !== null && l.lon !== null;
+  const centred = [...path].reverse().find((p) => p.centerLat !== null && p.centerLon !== null);
   const kind = l.kind as ListingKind;
   return {
     id: l.id,
@@ -53,6 +54,7 @@ export function projectListing(src: ListingSource, ctx: ProjectionContext): List
     location: hasPoint ? { lat: l.lat!, lon: l.lon! } : null,
     location_mode: l.locationMode,
     has_point: hasPoint,
+    place_center: centred ? { lat: centred.centerLat!, lon: centred.centerLon! } : null,
     price_minor: l.priceMinor,
     currency: l.currency,
     price_base_minor: basePriceMinor(l.priceMinor, l.currency, ctx.fx),

@@ -157,4 +157,32 @@ describe('expandSchedule (pure)', () => {
     expect(todayIn('Asia/Bangkok', now)).toBe('2026-11-22');
     expect(todayIn('Europe/Berlin', now)).toBe('2026-11-21');
   });
+
+  it('one occurrence per day and time: given a one-off date that repeats a weekly slot, then it is listed once', () => {
+    const occ = expandSchedule(
+      [
+        {
+          kind: 'weekly',
+          days: ['fri'],
+          from: '2026-11-01',
+          until: '2026-12-31',
+          except: [],
+          start: '20:00',
+          end: '23:00',
+        },
+        { kind: 'once', date: '2026-11-27', start: '20:00', end: '23:00' }, // a Friday
+        { kind: 'once', date: '2026-11-28', start: '20:00', end: '23:00' }, // a Saturday: its own occurrence
+        { kind: 'once', date: '2026-12-04', start: '18:00', end: '19:00' }, // a Friday, other times
+      ],
+      'Asia/Bangkok',
+      '2026-11-21',
+      14,
+    );
+    expect(occ.map((o) => `${o.day} ${o.start} #${o.slot}`)).toEqual([
+      '2026-11-27 20:00 #0',
+      '2026-11-28 20:00 #2',
+      '2026-12-04 18:00 #3',
+      '2026-12-04 20:00 #0',
+    ]);
+  });
 });

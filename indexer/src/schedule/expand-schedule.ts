@@ -52,7 +52,8 @@ function occurrence(slot: number, day: string, start: string, end: string, zone:
 
 /**
  * Every occurrence whose local start date lies in [today, today + horizonDays), in the event's
- * zone, ordered by start. Weekly entries skip their `except` dates. Given `now`, an occurrence of
+ * zone, ordered by start, each day and time once (entries that repeat each other give one).
+ * Weekly entries skip their `except` dates. Given `now`, an occurrence of
  * the day before that is still running is kept too: a party from 22:00 to 03:00 is still on at
  * 01:00, and guests looking for what is on now must find it until it ends.
  */
@@ -82,5 +83,15 @@ export function expandSchedule(
     }
   });
   const current = now ? out.filter((o) => o.day >= today || Date.parse(o.endAt) > now.getTime()) : out;
-  return current.sort((a, b) => (a.startAt < b.startAt ? -1 : a.startAt > b.startAt ? 1 : a.slot - b.slot));
+  current.sort((a, b) => (a.startAt < b.startAt ? -1 : a.startAt > b.startAt ? 1 : a.slot - b.slot));
+  // Two entries giving the same day and the same times (a one-off date that repeats a weekly
+  // slot) are one occurrence for a guest: one card, one count. The first entry's is kept, so the
+  // occurrence id stays the same whatever the order of the later ones.
+  const seen = new Set<string>();
+  return current.filter((o) => {
+    const key = `${o.day} ${o.start} ${o.end}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

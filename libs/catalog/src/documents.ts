@@ -38,6 +38,11 @@ export interface ListingDocument {
   location: GeoPoint | null;
   location_mode: 'exact' | 'approximate' | 'city_only';
   has_point: boolean;
+  /**
+   * Centre of the listing's own place (else of the nearest place above it that has one): where a
+   * `city_only` listing is for the `bbox` and `near` filters, which it must not escape.
+   */
+  place_center: GeoPoint | null;
   price_minor: number;
   currency: string;
   /** Price in minor units of the base currency (THB), null when no FX rate is known. */

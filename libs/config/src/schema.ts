@@ -351,8 +351,6 @@ export const envSchema = z.object({
   SEARCH_FILTER_SECTION_MAX_BYTES: int(8192, 256, 65_536),
 
   // Read API places, categories, amenities and events (spec 4.5, 4.8; DESIGN G4b, G8c).
-  /** Radius around `near` for the events filters when `radius_m` is not given. */
-  EVENTS_NEAR_RADIUS_DEFAULT_M: int(10_000, 1, 1_000_000),
   /** Next occurrences shown on an event's page. */
   EVENT_PAGE_OCCURRENCES: int(10, 1, 100),
   /** Places in `GET /v1/places/popular`. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Config } from '@guest/config';
 import { cursorParam, langParam, limitParam, queryBool } from '@guest/http-kit';
 import { CLUSTER_MAX_ZOOM } from '../geo/clusters.ts';
+import { wordyOrAbsent } from '../query-text.ts';
 import type { BBox } from '../geo/filters.ts';
 
 /**
@@ -115,7 +116,10 @@ export const nearParam = z
     return { lat, lon };
   })
   .optional()
-  .meta({ description: 'Point `lat,lon`: only events within `radius_m` of it.' });
+  .meta({
+    description:
+      'Point `lat,lon`. Alone it filters nothing (as in the listings search); with `radius_m`, only events within it.',
+  });
 
 export const EventFilterParams = z
   .object({
@@ -140,19 +144,21 @@ export const EventFilterParams = z
       .enum(EVENT_LANG_VALUES)
       .default('any')
       .meta({ description: 'Language the event is held in; exact match (`multi` means several languages).' }),
-    q: z.string().trim().min(1).max(200).optional().meta({
-      description:
-        'Words matched against name, description, venue and place, in all languages at once; all words must match.',
-    }),
+    q: z
+      .string()
+      .max(200)
+      .transform(wordyOrAbsent)
+      .optional()
+      .meta({
+        description:
+          'Words matched against name, description, venue and place, in all languages at once; all words must match. ' +
+          'A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent.',
+      }),
     bbox: bboxParam,
     near: nearParam,
-    radius_m: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(1_000_000)
-      .optional()
-      .meta({ description: 'Radius around `near` in metres; default EVENTS_NEAR_RADIUS_DEFAULT_M. Needs `near`.' }),
+    radius_m: z.coerce.number().int().min(1).max(1_000_000).optional().meta({
+      description: 'Only events within this many metres of `near` (needs `near`); without it, no distance filter.',
+    }),
     timezone: z
       .string()
       .default(DEFAULT_EVENTS_TIMEZONE)
@@ -162,7 +168,12 @@ export const EventFilterParams = z
     cursor: cursorParam,
     lang: langParam,
   })
-  .meta({ description: 'Shared event filters (spec 4.8).' });
+  .meta({
+    description:
+      'Shared event filters (spec 4.8). A window that starts today also holds the occurrences of the day before ' +
+      'that are still on (running past midnight) until they end: the lists show them (the feed under today, the ' +
+      'card keeping its own `day`) and the calendar counts them today.',
+  });
 
 export type EventFilterQuery = z.infer<typeof EventFilterParams>;
 
@@ -175,7 +186,9 @@ export function windowDaysParam(def: number, max: number) {
     .max(max)
     .default(def)
     .meta({
-      description: `Window in days from today, 1 to ${max}; default ${def}. Ignored when \`day\` or \`day_to\` is given.`,
+      description:
+        `Window in days from today, or from \`day_from\` when it is later, 1 to ${max}; default ${def}. ` +
+        'Ignored when `day` or `day_to` is given.',
     });
 }
 
@@ -189,7 +202,11 @@ export function calendarParams(
   config: Pick<Config, 'CALENDAR_DAYS_MAX' | 'CALENDAR_DAYS_DEFAULT' | 'SEARCH_LIMIT_DEFAULT' | 'SEARCH_LIMIT_MAX'>,
 ) {
   return EventFilterParams.extend({
-    first: dateParam.optional().meta({ description: 'First day of the strip; default today in `timezone`.' }),
+    first: dateParam.optional().meta({
+      description:
+        'First day of the strip; default today in `timezone`. A day before today is refused (400 `validation_error`, ' +
+        'reason `before_today`): past occurrences are not kept, so their days could only show 0.',
+    }),
     days: z.coerce
       .number()
       .int()

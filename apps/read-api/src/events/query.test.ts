@@ -20,6 +20,18 @@ const base: EventScope = {
   today: '2026-12-01',
   now,
 };
+/** The window from today: its days, and yesterday's occurrences still on at `now`. */
+const fromToday = {
+  bool: {
+    should: [
+      { range: { day: { gte: '2026-12-01', lte: '2026-12-30' } } },
+      {
+        bool: { filter: [{ term: { day: '2026-11-30' } }, { range: { end_at: { gt: '2026-12-01T10:00:00.000Z' } } }] },
+      },
+    ],
+    minimum_should_match: 1,
+  },
+};
 const endedToday = {
   bool: { filter: [{ term: { day: '2026-12-01' } }, { range: { end_at: { lte: '2026-12-01T10:00:00.000Z' } } }] },
 };
@@ -27,8 +39,14 @@ const endedToday = {
 describe('eventQuery', () => {
   it("with no filters reads the window and cuts only today's ended occurrences (calendar rule 3)", () => {
     expect(eventQuery(base)).toEqual({
-      bool: { filter: [{ range: { day: { gte: '2026-12-01', lte: '2026-12-30' } } }], must_not: [endedToday] },
+      bool: { filter: [fromToday], must_not: [endedToday] },
     });
+  });
+
+  it('a window starting after today reads only its days (nothing still on from the day before)', () => {
+    expect((eventQuery({ ...base, window: { from: '2026-12-05', to: '2026-12-06' } }) as any).bool.filter).toEqual([
+      { range: { day: { gte: '2026-12-05', lte: '2026-12-06' } } },
+    ]);
   });
 
   it('turns every shared filter into one clause', () => {
@@ -47,7 +65,7 @@ describe('eventQuery', () => {
       },
     });
     expect((q as any).bool.filter).toEqual([
-      { range: { day: { gte: '2026-12-01', lte: '2026-12-30' } } },
+      fromToday,
       { terms: { 'category.code': ['music', 'yoga'] } },
       { term: { entry: 'free' } },
       { range: { start_minute: { gte: 300, lte: 719 } } },

@@ -3,7 +3,7 @@ import type { Dsl } from '@guest/search-engine';
 import { cellPrecision, CLUSTER_MAX_ZOOM, clusterCells } from '../geo/clusters.ts';
 import { boundingBoxFilter, withinRadiusFilter, type BBox } from '../geo/filters.ts';
 import { timeOfDayClause, type TimeOfDay } from './time-of-day.ts';
-import type { DayWindow } from './window.ts';
+import { addDays, type DayWindow } from './window.ts';
 
 /**
  * Pure query builders for the events index (one document per occurrence): filters in, query DSL
@@ -46,10 +46,26 @@ export function eventTextQuery(q: string): Dsl {
   return { multi_match: { query: q, fields: EVENT_TEXT_FIELDS, type: 'cross_fields', operator: 'and' } };
 }
 
+/**
+ * The days of the window; a window that starts today also takes yesterday's occurrences that are
+ * still on (a party from 22:00 to 03:00 at 01:00): guests see and count them today until they end.
+ * The index keeps such an occurrence until its end (the schedule expansion and the horizon roll).
+ */
+export function windowClause(scope: EventScope): Dsl {
+  const days: Dsl = { range: { day: { gte: scope.window.from, lte: scope.window.to } } };
+  if (scope.window.from !== scope.today) return days;
+  const stillOn: Dsl = {
+    bool: {
+      filter: [{ term: { day: addDays(scope.today, -1) } }, { range: { end_at: { gt: scope.now.toISOString() } } }],
+    },
+  };
+  return { bool: { should: [days, stillOn], minimum_should_match: 1 } };
+}
+
 /** Occurrences that match every filter inside the window, without today's already-ended ones. */
 export function eventQuery(scope: EventScope, extra: Dsl[] = []): Dsl {
   const f = scope.filters;
-  const filter: Dsl[] = [{ range: { day: { gte: scope.window.from, lte: scope.window.to } } }];
+  const filter: Dsl[] = [windowClause(scope)];
   if (f.categories?.length) filter.push({ terms: { 'category.code': f.categories } });
   if (f.entry !== 'any') filter.push({ term: { entry: f.entry } });
   if (f.time !== 'any') filter.push(timeOfDayClause(f.time));
@@ -80,6 +96,12 @@ export function calendarQuery(scope: EventScope): Dsl {
     aggs: {
       days: {
         date_histogram: { field: 'day', calendar_interval: 'day', format: 'yyyy-MM-dd', min_doc_count: 1 },
+        aggs: { events: { cardinality: { field: 'event_id', precision_threshold: DAY_CARDINALITY_PRECISION } } },
+      },
+      // Today's count: today's occurrences and yesterday's still on (the query keeps only those),
+      // distinct events across both, so a day bucket cannot give it.
+      today: {
+        filter: { terms: { day: [addDays(scope.today, -1), scope.today] } },
         aggs: { events: { cardinality: { field: 'event_id', precision_threshold: DAY_CARDINALITY_PRECISION } } },
       },
     },
@@ -197,7 +219,18 @@ export function localStartKey(day: string, startTime: string): number {
   return Date.parse(`${day}T00:00:00Z`) + (h! * 60 + m!) * 60_000;
 }
 
-export const OCCURRENCE_SORT = [{ day: 'asc' }, { start_time: 'asc' }, { event_id: 'asc' }, { start_at: 'asc' }];
+/**
+ * Upcoming order of occurrences. It is a total order, so that the feed's keyset paging never
+ * drops or repeats one: an event's occurrences on one day at one start time differ in their end
+ * (the schedule expansion keeps one per day, start and end), hence `end_at` last.
+ */
+export const OCCURRENCE_SORT = [
+  { day: 'asc' },
+  { start_time: 'asc' },
+  { event_id: 'asc' },
+  { start_at: 'asc' },
+  { end_at: 'asc' },
+];
 
 /** The nearest matching occurrence of each of `eventIds` (one per event, by collapse). */
 export function nearestQuery(scope: EventScope, eventIds: number[]): Dsl {

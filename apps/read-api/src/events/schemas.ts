@@ -15,7 +15,9 @@ export const EventCard = z
   .object({
     id: z.number().int(),
     slug: z.string(),
-    title: z.string(),
+    title: z
+      .string()
+      .meta({ description: 'In the request language, else English, else the language it was written in.' }),
     category: EventCategoryRef,
     day: date.meta({ description: 'Day of this occurrence, in the venue zone.' }),
     start_time: hhmm.meta({ description: 'Local start `HH:MM` at the venue.' }),

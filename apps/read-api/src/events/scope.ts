@@ -1,15 +1,11 @@
 import { createHash } from 'node:crypto';
 import { errors } from '@guest/http-kit';
-import type { Config } from '@guest/config';
 import type { EventFilterQuery } from './params.ts';
 import type { EventFilters, EventScope } from './query.ts';
 import { listWindow, todayIn, type DayFilters, type DayWindow } from './window.ts';
 
 /** Filters of a request, with the cross-field rules checked (400 `validation_error` names the field). */
-export function resolveFilters(
-  q: EventFilterQuery,
-  config: Pick<Config, 'EVENTS_NEAR_RADIUS_DEFAULT_M'>,
-): EventFilters {
+export function resolveFilters(q: EventFilterQuery): EventFilters {
   if (q.radius_m !== undefined && !q.near) throw errors.validation('radius_m', '`radius_m` needs `near`.');
   return {
     categories: q.category,
@@ -20,7 +16,8 @@ export function resolveFilters(
     eventLang: q.event_lang,
     q: q.q,
     bbox: q.bbox,
-    near: q.near ? { ...q.near, radiusM: q.radius_m ?? config.EVENTS_NEAR_RADIUS_DEFAULT_M } : undefined,
+    // `near` alone filters nothing, as in the listings search: only `radius_m` draws the circle.
+    near: q.near && q.radius_m !== undefined ? { ...q.near, radiusM: q.radius_m } : undefined,
   };
 }
 

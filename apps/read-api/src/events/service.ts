@@ -1,5 +1,5 @@
 import type { Config } from '@guest/config';
-import type { CursorCodec } from '@guest/http-kit';
+import { errors, type CursorCodec } from '@guest/http-kit';
 import type { ContentLanguage, EventOccurrenceDocument } from '@guest/catalog';
 import type { Clock } from '@guest/runtime';
 import type { SearchEngine } from '@guest/search-engine';
@@ -32,10 +32,7 @@ export interface EventsServiceDeps {
   index: string;
   cursors: CursorCodec;
   clock: Clock;
-  config: Pick<
-    Config,
-    'EVENTS_HORIZON_DAYS' | 'EVENTS_NEAR_RADIUS_DEFAULT_M' | 'MAP_MAX_POINTS' | 'EVENT_PAGE_OCCURRENCES'
-  >;
+  config: Pick<Config, 'EVENTS_HORIZON_DAYS' | 'MAP_MAX_POINTS' | 'EVENT_PAGE_OCCURRENCES'>;
 }
 
 export type CalendarRequest = EventFilterQuery & { first?: string | undefined; days: number };
@@ -58,7 +55,14 @@ export function createEventsService(deps: EventsServiceDeps) {
       checkDayFilters(q);
       const now = clock.now();
       const today = requestToday(now, q);
-      const filters = resolveFilters(q, config);
+      const filters = resolveFilters(q);
+      // The index keeps no occurrence that is over (the horizon roll deletes them), so a strip
+      // starting before today would show 0 for days that had events: refused rather than wrong.
+      if (q.first !== undefined && q.first < today) {
+        throw errors.validation('first', `\`first\` must not be before today (${today} in ${q.timezone}).`, {
+          reason: 'before_today',
+        });
+      }
       const days = await loadCalendar(deps, { filters, today, now }, q.first ?? today, q.days);
       return { days, timezone: q.timezone, today };
     },
@@ -66,7 +70,7 @@ export function createEventsService(deps: EventsServiceDeps) {
     /** One card per event at its nearest matching occurrence, keyset-paged. */
     async upcoming(q: UpcomingRequest, lang: ContentLanguage) {
       // Cross-field rules first (400 names the field), whatever the cursor.
-      const filters = resolveFilters(q, config);
+      const filters = resolveFilters(q);
       checkDayFilters(q);
       return loadUpcoming(deps, (now) => listScopeAt(filters, q, now, config.EVENTS_HORIZON_DAYS), {
         limit: q.limit,
@@ -79,7 +83,7 @@ export function createEventsService(deps: EventsServiceDeps) {
     /** Every matching occurrence on its day, grouped per day, keyset-paged. */
     async feed(q: EventFeedRequest, lang: ContentLanguage) {
       // Cross-field rules first (400 names the field), whatever the cursor.
-      const filters = resolveFilters(q, config);
+      const filters = resolveFilters(q);
       checkDayFilters(q);
       return loadFeed(deps, (now) => listScopeAt(filters, q, now, config.EVENTS_HORIZON_DAYS), {
         limit: q.limit,
@@ -92,7 +96,7 @@ export function createEventsService(deps: EventsServiceDeps) {
     async map(q: EventMapRequest, lang: ContentLanguage) {
       const now = clock.now();
       const today = requestToday(now, q);
-      const filters = resolveFilters(q, config);
+      const filters = resolveFilters(q);
       const window = listWindow(q, today, config.EVENTS_HORIZON_DAYS);
       return loadMap(deps, window ? { filters, window, today, now } : null, q.zoom, lang);
     },
@@ -113,6 +117,8 @@ async function loadCalendar(
   if (read) {
     const res = await deps.engine.search(deps.index, calendarQuery({ ...scopeBase, window: read }));
     for (const b of res.aggregations?.days?.buckets ?? []) counts.set(b.key_as_string, b.events.value);
+    // Today counts the events still on from yesterday too (see `windowClause`).
+    if (read.from === scopeBase.today) counts.set(scopeBase.today, res.aggregations?.today?.events?.value ?? 0);
   }
   return strip.map((date) => ({ date, count: counts.get(date) ?? 0 }));
 }
@@ -184,15 +190,16 @@ async function nearestCards(
 
 /**
  * Position after the last card of a feed page: the sort values of the last occurrence
- * (`OCCURRENCE_SORT`: day in epoch ms, start time, event id, start in epoch ms).
+ * (`OCCURRENCE_SORT`: day in epoch ms, start time, event id, start and end in epoch ms). A cursor
+ * of the older four-value shape is refused as malformed (start the list again).
  */
 interface FeedAfter {
-  after: [number, string, number, number];
+  after: [number, string, number, number, number];
 }
 
 function isFeedPosition(o: Record<string, unknown>): boolean {
   const a = o.after;
-  return Array.isArray(a) && a.length === 4 && typeof a[1] === 'string' && safeInts(a[0], a[2], a[3]);
+  return Array.isArray(a) && a.length === 5 && typeof a[1] === 'string' && safeInts(a[0], a[2], a[3], a[4]);
 }
 
 /** The by-day feed, keyset-paged and read as of its first page, as upcoming (`resumeList`). */
@@ -213,9 +220,11 @@ async function loadFeed(
   const days: Array<{ date: string; events: EventCardT[] }> = [];
   for (const hit of hits) {
     const card = toEventCard(hit._source, opts.lang);
+    // An occurrence of yesterday still on is listed under today (its card keeps its own day).
+    const date = card.day < scope.today ? scope.today : card.day;
     const lastDay = days.at(-1);
-    if (lastDay?.date === card.day) lastDay.events.push(card);
-    else days.push({ date: card.day, events: [card] });
+    if (lastDay?.date === date) lastDay.events.push(card);
+    else days.push({ date, events: [card] });
   }
   const last = hits.at(-1);
   return {

@@ -32,10 +32,21 @@ describe('listWindow (upcoming and feed)', () => {
   it('ignores `days` when `day_to` is given', () => {
     expect(listWindow({ days: 3, day_to: '2026-12-20' }, today, 180)).toEqual({ from: '2026-12-01', to: '2026-12-20' });
   });
-  it('keeps `days` counted from today with `day_from` only', () => {
+  it('moves the window to `day_from` when it is given alone: `days` days from it', () => {
     expect(listWindow({ days: 10, day_from: '2026-12-05' }, today, 180)).toEqual({
       from: '2026-12-05',
-      to: '2026-12-10',
+      to: '2026-12-14',
+    });
+    // Past the default window: still `days` days, not nothing.
+    expect(listWindow({ days: 30, day_from: '2027-02-01' }, today, 180)).toEqual({
+      from: '2027-02-01',
+      to: '2027-03-02',
+    });
+  });
+  it('a `day_from` before today alone counts `days` from today', () => {
+    expect(listWindow({ days: 3, day_from: '2026-11-01' }, today, 180)).toEqual({
+      from: '2026-12-01',
+      to: '2026-12-03',
     });
   });
   it('never starts before today', () => {

@@ -47,8 +47,10 @@ export function checkDayFilters(q: DayFilters): void {
 
 /**
  * Days the upcoming list and the by-day feed read (spec 4.8): `day` alone; else from today (or a
- * later `day_from`) to `day_to`; without `day` or `day_to`, `days` days from today. Never before
- * today, never past the 180-day horizon. Null when nothing is left of the window.
+ * later `day_from`) to `day_to`; without `day` or `day_to`, `days` days from that first day, so
+ * that `day_from` alone moves the window instead of cutting it (a `day_from` past the default
+ * window used to read nothing at all). Never before today, never past the 180-day horizon. Null
+ * when nothing is left of the window.
  */
 export function listWindow(q: DayFilters & { days: number }, today: string, horizonDays: number): DayWindow | null {
   checkDayFilters(q);
@@ -60,7 +62,7 @@ export function listWindow(q: DayFilters & { days: number }, today: string, hori
     to = q.day;
   } else {
     from = q.day_from && q.day_from > today ? q.day_from : today;
-    to = q.day_to ?? addDays(today, q.days - 1);
+    to = q.day_to ?? addDays(from, q.days - 1);
   }
   if (from < today) from = today;
   if (to > last) to = last;

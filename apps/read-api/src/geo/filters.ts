@@ -2,7 +2,7 @@ import type { Dsl } from '@guest/search-engine';
 
 /**
  * Geographic filters the search and events routes share (WGS84 degrees), on the `location`
- * field both the listings and the events index have.
+ * field both the listings and the events index have (or another geo_point field).
  */
 
 /** A box `minLon,minLat,maxLon,maxLat`; minLon > maxLon crosses the antimeridian. */
@@ -19,10 +19,10 @@ export interface LatLon {
 }
 
 /** Objects inside the box (one crossing the antimeridian too: the engine reads it west to east). */
-export function boundingBoxFilter(bbox: BBox): Dsl {
+export function boundingBoxFilter(bbox: BBox, field = 'location'): Dsl {
   return {
     geo_bounding_box: {
-      location: {
+      [field]: {
         top_left: { lat: bbox.maxLat, lon: bbox.minLon },
         bottom_right: { lat: bbox.minLat, lon: bbox.maxLon },
       },
@@ -31,6 +31,6 @@ export function boundingBoxFilter(bbox: BBox): Dsl {
 }
 
 /** Objects within `radiusM` metres of `point`. */
-export function withinRadiusFilter(point: LatLon, radiusM: number): Dsl {
-  return { geo_distance: { distance: `${radiusM}m`, location: { lat: point.lat, lon: point.lon } } };
+export function withinRadiusFilter(point: LatLon, radiusM: number, field = 'location'): Dsl {
+  return { geo_distance: { distance: `${radiusM}m`, [field]: { lat: point.lat, lon: point.lon } } };
 }

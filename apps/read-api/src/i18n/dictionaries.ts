@@ -126,11 +126,15 @@ export interface ResolvedDictionary {
   strings: Strings;
   /** Keys this language lacks, served in English. */
   missing: string[];
+  /**
+   * Content hash of this language's served dictionary (its strings with the English fill): per
+   * language, so a version held for one language never makes another one's answer a 304, and it
+   * changes when an English string it shows changes.
+   */
+  version: string;
 }
 
 export interface DictionarySet {
-  /** Content hash over every dictionary: changes when any string of any language changes. */
-  version: string;
   byLang: Record<Lang, ResolvedDictionary>;
 }
 
@@ -152,7 +156,6 @@ export function loadDictionaries(dir: string): DictionarySet {
   const { problems, dictionaries } = inspectDictionaries(dir);
   if (problems.length) throw new DictionaryError(problems);
   const english = dictionaries[DEFAULT_LANG] as Strings;
-  const hash = createHash('sha256');
   const byLang = {} as Record<Lang, ResolvedDictionary>;
   for (const lang of LANGUAGES) {
     const own = dictionaries[lang] ?? {};
@@ -163,12 +166,15 @@ export function loadDictionaries(dir: string): DictionarySet {
       strings[key] = translated ?? text;
       if (translated === undefined) missing.push(key);
     }
-    byLang[lang] = { lang, strings, missing };
     // Canonical form: sorted keys, so reformatting a file does not change the version.
-    const canonical = Object.keys(own)
+    const canonical = Object.keys(strings)
       .sort()
-      .map((k) => [k, own[k]]);
-    hash.update(JSON.stringify([lang, canonical]));
+      .map((k) => [k, strings[k]]);
+    const version = createHash('sha256')
+      .update(JSON.stringify([lang, canonical]))
+      .digest('hex')
+      .slice(0, 16);
+    byLang[lang] = { lang, strings, missing, version };
   }
-  return { version: hash.digest('hex').slice(0, 16), byLang };
+  return { byLang };
 }

@@ -8,7 +8,8 @@ export const I18nResponse = z
     lang: z.enum(LANGUAGES).meta({ description: 'Language of this dictionary.' }),
     version: z.string().meta({
       description:
-        'Version of the dictionaries: one value for all languages, changes whenever any string changes. ' +
+        "Version of this language's dictionary (its strings with the English fill): each language has its own, " +
+        'it changes whenever a string served in this language changes. ' +
         'Send it back as `version` (or the `ETag` as `If-None-Match`) to get 304 while nothing changed.',
     }),
     strings: z.record(z.string(), z.string()).meta({

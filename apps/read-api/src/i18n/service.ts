@@ -15,9 +15,7 @@ export type I18nService = ReturnType<typeof createI18nService>;
 export function createI18nService(deps: I18nServiceDeps) {
   const set = loadDictionaries(deps.dir);
   return {
-    /** One value for all languages; changes whenever any string changes. */
-    version: set.version,
-    /** The full dictionary of `lang`, English filling its gaps. */
+    /** The full dictionary of `lang`, English filling its gaps, with its own version. */
     dictionary: (lang: Lang): ResolvedDictionary => set.byLang[lang],
   };
 }

@@ -22,7 +22,7 @@ export const CARD_SOURCE = [
 
 export type CardSource = Pick<ListingDocument, (typeof CARD_SOURCE)[number]>;
 
-/** A name in the request language, else English, else any. */
+/** A name in the request language, else English, else any (a place name has no original language). */
 export function nameIn(texts: Texts, lang: ContentLanguage): string {
   return pickText(texts, lang, lang)?.text ?? '';
 }

@@ -4,6 +4,7 @@ import { cursorParam, limitParam, queryBool } from '@guest/http-kit';
 import { CONTENT_LANGUAGES, LISTING_KINDS } from '@guest/catalog';
 import { CLUSTER_MAX_ZOOM } from '../geo/clusters.ts';
 import type { BBox, LatLon } from '../geo/filters.ts';
+import { wordyOrAbsent } from '../query-text.ts';
 
 /**
  * The shared filter parameters of `GET /v1/search/listings`, `/v1/search/map` and
@@ -81,7 +82,11 @@ const bbox = z
     // minLon > maxLon is a box that crosses the antimeridian: allowed.
     return { minLon, minLat, maxLon, maxLat };
   })
-  .meta({ description: '`minLon,minLat,maxLon,maxLat`; minLon > maxLon crosses the antimeridian.' });
+  .meta({
+    description:
+      '`minLon,minLat,maxLon,maxLat`; minLon > maxLon crosses the antimeridian. A `city_only` listing (no point) ' +
+      "is inside when its place's centre is; it is still left off the map.",
+  });
 
 const near = z
   .string()
@@ -97,7 +102,11 @@ const near = z
     if (lon < -180 || lon > 180) return fail('lon must be within -180..180');
     return { lat, lon };
   })
-  .meta({ description: '`lat,lon`: the point distances are measured from (`distance_m`, sort `distance`).' });
+  .meta({
+    description:
+      '`lat,lon`: the point distances are measured from (`distance_m`, sort `distance`). Alone it filters ' +
+      'nothing (as in the events routes); with `radius_m`, only objects within it.',
+  });
 
 export const SearchFilters = z
   .object({
@@ -106,16 +115,21 @@ export const SearchFilters = z
     near: near.optional(),
     radius_m: int(1, 20_000_000)
       .optional()
-      .meta({ description: 'Only objects within this many metres of `near` (needs `near`).' }),
+      .meta({
+        description:
+          "Only objects within this many metres of `near` (needs `near`); a `city_only` listing by its place's centre. " +
+          'With sort `distance`, `city_only` listings come last.',
+      }),
     q: z
       .string()
       .max(200)
-      .transform((v) => v.trim())
+      .transform(wordyOrAbsent)
       .optional()
       .meta({
         description:
           'Free text matched by words against name, description and place (district, city) in all languages at once. ' +
-          'There is no place_id filter: pass the district or city here.',
+          'There is no place_id filter: pass the district or city here. A `q` without any letter or digit ' +
+          '(empty, spaces, punctuation only) is treated as absent.',
       }),
     date_from: isoDate
       .optional()
@@ -233,10 +247,21 @@ export const PriceRangeParams = z
 export const SuggestParams = z.object({
   q: z
     .string()
-    .transform((v) => v.trim())
+    // Without a word it is absent, as on the other routes; here that means missing (400 on q).
+    .transform((v) => wordyOrAbsent(v) ?? '')
     .pipe(z.string().min(1).max(100))
-    .meta({ description: 'What the guest has typed: names in any of the four languages, prefixes, small typos.' }),
-  kind: z.enum(LISTING_KINDS).optional().meta({
-    description: 'Only listings of this kind, and only places that hold listings of this kind.',
-  }),
+    .meta({
+      description:
+        'What the guest has typed: names in any of the four languages, prefixes, small typos. Required; a `q` ' +
+        'without any letter or digit (punctuation only) counts as missing.',
+    }),
+  kind: z
+    .enum(SEARCH_KINDS)
+    .optional()
+    // `all` is accepted as on every other search route, and means no kind.
+    .transform((k) => (k === 'all' ? undefined : k))
+    .meta({
+      description:
+        'Only listings of this kind, and only places that hold listings of this kind; `all` (or none) for every kind.',
+    }),
 });

@@ -10,6 +10,14 @@ import {
   type QueryContext,
 } from './query.ts';
 
+/** The listing's point in the area, or a `city_only` listing's place centre in it. */
+const pointOrPlace = (on: (field: string) => object) => ({
+  bool: {
+    should: [on('location'), { bool: { filter: [{ term: { location_mode: 'city_only' } }, on('place_center')] } }],
+    minimum_should_match: 1,
+  },
+});
+
 const ctx: QueryContext = { fx: { base: 'THB', rates: { USD: 0.0281, EUR: 0.0262 } }, baseCurrency: 'THB' };
 const f = (q: Record<string, unknown>): Filters => SearchFilters.parse(q);
 
@@ -21,15 +29,15 @@ describe('buildFilterClauses: each shared filter becomes its query-DSL clause', 
       'bbox',
       { bbox: '98.2,7.7,98.4,7.9' },
       [
-        {
-          geo_bounding_box: { location: { top_left: { lat: 7.9, lon: 98.2 }, bottom_right: { lat: 7.7, lon: 98.4 } } },
-        },
+        pointOrPlace((field) => ({
+          geo_bounding_box: { [field]: { top_left: { lat: 7.9, lon: 98.2 }, bottom_right: { lat: 7.7, lon: 98.4 } } },
+        })),
       ],
     ],
     [
       'near + radius_m',
       { near: '7.8,98.3', radius_m: '1500' },
-      [{ geo_distance: { distance: '1500m', location: { lat: 7.8, lon: 98.3 } } }],
+      [pointOrPlace((field) => ({ geo_distance: { distance: '1500m', [field]: { lat: 7.8, lon: 98.3 } } }))],
     ],
     ['near alone filters nothing', { near: '7.8,98.3' }, []],
     [

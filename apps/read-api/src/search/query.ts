@@ -165,13 +165,30 @@ function guestsClause(guests: number): Dsl {
   };
 }
 
+/**
+ * A geo filter on the listing's point, or, for a `city_only` listing (no point), on its place's
+ * centre: such a listing is in the area its place is in, in the feed and the count. The map
+ * keeps them off anyway (it shows only listings with a point).
+ */
+function byPointOrPlace(on: (field: string) => Dsl): Dsl {
+  return {
+    bool: {
+      should: [on('location'), { bool: { filter: [term('location_mode', 'city_only'), on('place_center')] } }],
+      minimum_should_match: 1,
+    },
+  };
+}
+
 /** Filter clauses (no scoring) and exclusions of the shared filters, text aside. */
 export function buildFilterClauses(f: Filters, ctx: QueryContext): { filter: Dsl[]; must_not: Dsl[] } {
   const filter: Dsl[] = [];
   const mustNot: Dsl[] = [];
   if (f.kind !== 'all') filter.push(term('kind', f.kind));
-  if (f.bbox) filter.push(boundingBoxFilter(f.bbox));
-  if (f.near && f.radius_m !== undefined) filter.push(withinRadiusFilter(f.near, f.radius_m));
+  if (f.bbox) filter.push(byPointOrPlace((field) => boundingBoxFilter(f.bbox!, field)));
+  if (f.near && f.radius_m !== undefined) {
+    const { near, radius_m: radiusM } = f;
+    filter.push(byPointOrPlace((field) => withinRadiusFilter(near, radiusM, field)));
+  }
   if (f.date_from) {
     const to = f.date_to && f.date_to > f.date_from ? f.date_to : nextDay(f.date_from);
     mustNot.push({ range: { blocked: { gte: f.date_from, lt: to, relation: 'intersects' } } });

@@ -18,7 +18,9 @@ export const ListingCard = z
   .object({
     id: z.number().int(),
     kind: z.enum(LISTING_KINDS),
-    title: z.string().meta({ description: 'In the request language, else English (see `lang`).' }),
+    title: z.string().meta({
+      description: 'In the request language, else English, else the language the host wrote it in (see `lang`).',
+    }),
     place: z
       .object({ id: z.number().int(), slug: z.string(), name: z.string() })
       .meta({ id: 'ListingPlace', description: 'The listing’s own place, its name in the request language.' }),

@@ -26,20 +26,20 @@ export default async function i18nRoutes(app: FastifyInstance, { services, confi
           'The whole dictionary of interface strings in the request language (`lang`, else `Accept-Language`, ' +
           'else English); strings a language lacks come in English and are listed in `missing`. ' +
           'Conditional fetch: with `version` equal to the current version, or `If-None-Match` equal to the `ETag`, ' +
-          'the answer is 304 with no body. Send `version` together with the same language it was fetched for. ' +
+          'the answer is 304 with no body. The version is per language: one fetched for another language gets 200. ' +
           `Errors: ${describeCodes('validation_error', 'rate_limited', 'internal_error')}.`,
         querystring: I18nQuery,
         response: { 200: I18nResponse, 304: NotModified, ...errorResponses(400, 429, 500) },
       },
     },
     async (req, reply) => {
-      const etag = `"${i18n.version}-${req.lang}"`;
+      const dict = i18n.dictionary(req.lang);
+      const etag = `"${dict.version}-${req.lang}"`;
       reply.headers({ etag, 'cache-control': cacheControl, vary: 'Accept-Language', 'content-language': req.lang });
-      if (req.query.version === i18n.version || etagMatches(req.headers['if-none-match'], etag)) {
+      if (req.query.version === dict.version || etagMatches(req.headers['if-none-match'], etag)) {
         return reply.code(304).send(null);
       }
-      const dict = i18n.dictionary(req.lang);
-      return { lang: dict.lang, version: i18n.version, strings: dict.strings, missing: dict.missing };
+      return { lang: dict.lang, version: dict.version, strings: dict.strings, missing: dict.missing };
     },
   );
 }
