@@ -98,3 +98,13 @@ describe('OpenAPI document', () => {
     expect(has('searchListings', 'cursor')).toBe(true);
   });
 });
+
+describe('/docs', () => {
+  it('works over plain HTTP: its CSP does not upgrade requests to HTTPS', async () => {
+    const res = await fetch(`${t.url}/docs/static/index.html`);
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).not.toContain('upgrade-insecure-requests');
+  });
+});

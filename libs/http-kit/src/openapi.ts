@@ -63,7 +63,17 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         servers: [{ url: '/', description: 'The server that serves this document' }],
       }) as ReturnType<typeof jsonSchemaTransformObject>,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    // The docs must work over plain HTTP on any host name (a development machine, a LAN address):
+    // `upgrade-insecure-requests` would turn their own script and style requests into HTTPS ones.
+    transformStaticCSP: (header) =>
+      header
+        .split(';')
+        .filter((d) => d.trim() && d.trim() !== 'upgrade-insecure-requests')
+        .join(';'),
+  });
   app.get('/v1/openapi.json', { schema: { hide: true } as never, config: { rateLimitExempt: true } }, async () =>
     app.swagger(),
   );
