@@ -85,8 +85,9 @@ const PARAMETERS: Json = {
     required: false,
     description:
       'Makes the request safe to retry: a repeat with the same key and body within 24 hours gets the first ' +
-      'answer again instead of a second effect; the same key with another body is 409 `conflict`.',
-    schema: { type: 'string', minLength: 1, maxLength: 255 },
+      'answer again instead of a second effect; the same key with another body is 409 `conflict`. ' +
+      '8 to 200 characters of `A-Z a-z 0-9 . _ : -`, e.g. a UUID.',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{8,200}$' },
   },
 };
 
