@@ -101,6 +101,9 @@ export function registerHealth(app: FastifyInstance, runtime: Runtime, version: 
       schema: {
         tags: ['monitoring'],
         summary: 'Service health with a real check of each dependency',
+        description:
+          'Exercises each dependency (database, cache, search engine, file storage) with a real request: 200 ' +
+          'when all answer, 503 when any does not, `checks` saying which. Not rate-limited, for monitors.',
         response: { 200: HealthResponse, 503: HealthResponse },
       },
       config: { rateLimitExempt: true },

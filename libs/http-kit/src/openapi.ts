@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { z } from 'zod';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { finishDocument, ROUTE_FACTS } from './openapi/finish.ts';
 
 type Transform = typeof jsonSchemaTransform;
 
@@ -15,6 +16,11 @@ type Transform = typeof jsonSchemaTransform;
 const transform: Transform = (input) => {
   const out = jsonSchemaTransform(input) as { schema: Record<string, any>; url: string };
   const original = (input.schema ?? {}) as Record<string, unknown>;
+  // Facts only the route knows, for the document pass (finish.ts), which sees operations only.
+  out.schema ??= {};
+  const config = (input.route?.config ?? {}) as { idempotent?: boolean; rateLimitExempt?: boolean };
+  if (config.idempotent) out.schema[ROUTE_FACTS.idempotent] = true;
+  if (!config.rateLimitExempt) out.schema[ROUTE_FACTS.rateLimited] = true;
   for (const part of ['querystring', 'params', 'headers'] as const) {
     const converted = out.schema?.[part];
     if (converted && typeof converted === 'object' && '$ref' in converted && original[part]) {
@@ -53,9 +59,23 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
     },
     transform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) =>
+      finishDocument(jsonSchemaTransformObject(input) as Record<string, any>, {
+        // Relative: the document describes the server it was fetched from, whatever its host name.
+        servers: [{ url: '/', description: 'The server that serves this document' }],
+      }) as ReturnType<typeof jsonSchemaTransformObject>,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    // The docs must work over plain HTTP on any host name (a development machine, a LAN address):
+    // `upgrade-insecure-requests` would turn their own script and style requests into HTTPS ones.
+    transformStaticCSP: (header) =>
+      header
+        .split(';')
+        .filter((d) => d.trim() && d.trim() !== 'upgrade-insecure-requests')
+        .join(';'),
+  });
   app.get('/v1/openapi.json', { schema: { hide: true } as never, config: { rateLimitExempt: true } }, async () =>
     app.swagger(),
   );

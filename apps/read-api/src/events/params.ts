@@ -201,7 +201,8 @@ type ListConfig = Pick<
 export function calendarParams(
   config: Pick<Config, 'CALENDAR_DAYS_MAX' | 'CALENDAR_DAYS_DEFAULT' | 'SEARCH_LIMIT_DEFAULT' | 'SEARCH_LIMIT_MAX'>,
 ) {
-  return EventFilterParams.extend({
+  // Not a list: no `cursor` (a feed's query string still works here, unknown keys being dropped).
+  return EventFilterParams.omit({ cursor: true }).extend({
     first: dateParam.optional().meta({
       description:
         'First day of the strip; default today in `timezone`. A day before today is refused (400 `validation_error`, ' +
@@ -244,7 +245,8 @@ export function eventFeedParams(config: ListConfig) {
 
 /** Query of `/v1/events/map`: the shared filters, the zoom and the window. */
 export function eventMapParams(config: Pick<Config, 'UPCOMING_DAYS_DEFAULT' | 'EVENTS_HORIZON_DAYS'>) {
-  return EventFilterParams.extend({
+  // Not a list: no `cursor`.
+  return EventFilterParams.omit({ cursor: true }).extend({
     zoom: z.coerce
       .number()
       .int()

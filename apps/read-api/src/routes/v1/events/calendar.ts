@@ -16,7 +16,7 @@ export default async function calendarRoute(app: FastifyInstance, { services, co
           'Counts with the same filters as the feed (rule 1). `day`, `day_from` and `day_to` are validated but not ' +
           "applied: the strip always shows the whole window from `first` (rule 2). In today's day (in `timezone`, from " +
           'the server clock) events that have already ended are not counted; other days are not cut (rule 3). Days past ' +
-          'the 180-day schedule horizon count 0. `cursor` has no meaning here and is ignored.',
+          'the 180-day schedule horizon count 0.',
         querystring: calendarParams(config),
         response: { 200: CalendarResponse, ...errorResponses(400, 429, 500) },
       },

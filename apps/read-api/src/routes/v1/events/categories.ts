@@ -12,6 +12,7 @@ export default async function eventCategoriesRoute(app: FastifyInstance, { servi
       schema: {
         tags: ['events'],
         summary: 'Event categories, named in the request language (English fallback)',
+        description: 'Every event category, for the filters of the events feed; names in `lang` or English.',
         querystring: z.object({ lang: langParam }),
         response: { 200: z.array(CategoryResponse), ...errorResponses(400, 429, 500) },
       },

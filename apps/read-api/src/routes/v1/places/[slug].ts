@@ -13,6 +13,9 @@ export default async function placeCardRoute(app: FastifyInstance, { services }:
       schema: {
         tags: ['reference'],
         summary: 'One place: its path from the top, its children and counts per kind',
+        description:
+          'The place named by `slug`, with its ancestors from the top level down and its children; ' +
+          '`with_totals` adds the number of listings per kind. Unknown slug: 404 `not_found`.',
         params: PlaceSlugParams,
         querystring: z.object({ with_totals: withTotalsParam, lang: langParam }),
         response: { 200: PlaceCardResponse, ...errorResponses(400, 404, 429, 500) },

@@ -13,6 +13,9 @@ export default async function suggestRoute(app: FastifyInstance, { services }: R
       schema: {
         tags: ['search'],
         summary: 'Suggestions of places and listings as the guest types',
+        description:
+          'For a search box: places matched by their translated names and listings matched by their titles, ' +
+          'texts in the request language. Public; a short list per call, meant to be asked on each keystroke.',
         querystring: SuggestParams,
         response: { 200: SuggestResponse, ...errorResponses(400, 429, 500) },
       },

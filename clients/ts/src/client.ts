@@ -1,0 +1,48 @@
+import createClient, { defaultPathSerializer, type Client } from 'openapi-fetch';
+import type { paths } from './generated/schema.ts';
+
+export interface GuestClientOptions {
+  /** Scheme, host and port of the API, e.g. `http://127.0.0.1:8080` (paths start with `/v1`). */
+  baseUrl: string;
+  /** The access token of register, login or refresh; sent as `Authorization: Bearer …`. */
+  accessToken?: string | null;
+  /** Another fetch (tests, proxies). */
+  fetch?: typeof globalThis.fetch;
+}
+
+export type GuestClient = Client<paths> & {
+  /** Signs the following requests in with this token, or out with null (after refresh, logout). */
+  setAccessToken(token: string | null): void;
+};
+
+/**
+ * Path parameters are percent-encoded (so a slug or an id cannot change the path), except the map
+ * proxy's `path`, whose slashes separate its segments: the API refuses an encoded slash there.
+ */
+function pathSerializer(pathname: string, params: Record<string, unknown>): string {
+  const { path, ...rest } = params;
+  const url = defaultPathSerializer(pathname, rest);
+  if (typeof path !== 'string') return url;
+  return url.replace('{path}', path.split('/').map(encodeURIComponent).join('/'));
+}
+
+/** A typed client of the guest API (openapi-fetch on the generated `paths`). */
+export function createGuestClient(opts: GuestClientOptions): GuestClient {
+  let token = opts.accessToken ?? null;
+  const client = createClient<paths>({
+    baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+    pathSerializer,
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+  });
+  client.use({
+    onRequest({ request }) {
+      if (token && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${token}`);
+      return request;
+    },
+  });
+  return Object.assign(client, {
+    setAccessToken(next: string | null) {
+      token = next;
+    },
+  });
+}

@@ -1,0 +1,309 @@
+import { STATUS_CODES } from 'node:http';
+import { isDeepStrictEqual } from 'node:util';
+import { ERROR_CODES, type ErrorCode } from '../errors/codes.ts';
+import { OPERATION_IDS } from './operation-ids.ts';
+
+type Json = Record<string, any>;
+
+/** Route facts the per-route transform records for the document pass (`x-` keys reach the operation). */
+export const ROUTE_FACTS = {
+  idempotent: 'x-guest-idempotent',
+  rateLimited: 'x-guest-rate-limited',
+} as const;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+/** The operations whose answers carry an `ETag` and honour `If-None-Match` (304). */
+const CONDITIONAL = new Set(['getTranslations', 'getMapResource']);
+
+/** Codes any operation answering with this status may carry, whatever its description lists. */
+const GENERIC_CODES: Partial<Record<number, ErrorCode[]>> = {
+  400: ['validation_error'],
+  401: ['unauthorized'],
+  404: ['not_found'],
+  409: ['conflict'],
+  413: ['payload_too_large'],
+  415: ['unsupported_media_type'],
+  422: ['schema_invalid'],
+  429: ['rate_limited'],
+  500: ['internal_error'],
+  502: ['bad_gateway'],
+  503: ['unavailable'],
+  504: ['gateway_timeout'],
+};
+
+const TAGS: Array<{ name: string; description: string }> = [
+  { name: 'auth', description: 'Accounts, sign-in, tokens and sessions.' },
+  { name: 'me', description: 'The signed-in guest: profile, preferences, favorites, transactions, devices.' },
+  { name: 'media', description: 'Private files, fetched with a short-lived ticket.' },
+  { name: 'badges', description: 'Unread counters and marking things read.' },
+  { name: 'search', description: 'Listings search: feed, map, counts, price range, suggestions.' },
+  { name: 'events', description: 'The events listing: feed, calendar strip, upcoming, map, event pages.' },
+  { name: 'map', description: 'Map resources (style, tiles, fonts, sprites) through the API.' },
+  { name: 'reference', description: 'Reference data: places, categories, amenities, currencies, configuration.' },
+  { name: 'localization', description: 'Languages and interface texts.' },
+  { name: 'monitoring', description: 'Health of the service.' },
+];
+
+const HEADERS: Json = {
+  XRequestId: {
+    description:
+      'Id of this request (a well-formed incoming `X-Request-Id` is kept); quote it when reporting a problem.',
+    schema: { type: 'string' },
+  },
+  RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  ETag: { description: 'Version of this representation; send it back in `If-None-Match`.', schema: { type: 'string' } },
+  RateLimit: {
+    description: 'Remaining quota of the limit that applies (IETF draft `RateLimit` header fields).',
+    schema: { type: 'string' },
+  },
+  RateLimitPolicy: {
+    description: 'The quota policies that apply (IETF draft `RateLimit-Policy`).',
+    schema: { type: 'string' },
+  },
+};
+
+const PARAMETERS: Json = {
+  AcceptLanguage: {
+    name: 'Accept-Language',
+    in: 'header',
+    required: false,
+    description:
+      "Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins.",
+    schema: { type: 'string', maxLength: 512 },
+  },
+  IfNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: 'The `ETag` of a copy the client holds: 304 without a body when it is still current.',
+    schema: { type: 'string', maxLength: 512 },
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Makes the request safe to retry: a repeat with the same key and body within 24 hours gets the first ' +
+      'answer again instead of a second effect; the same key with another body is 409 `conflict`. ' +
+      '8 to 200 characters of `A-Z a-z 0-9 . _ : -`, e.g. a UUID.',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{8,200}$' },
+  },
+};
+
+/**
+ * Text meant for the team (references to the design notes and sections of the specification) is
+ * left out of the public document: clients cannot open those files.
+ */
+function publicText(text: string): string {
+  return text
+    .replace(/\s*\((?:[^()]*?)\b(?:DESIGN|spec|specification)\b(?:[^()]*?)\)/g, '')
+    .replace(/\s*\b(?:DESIGN(?:\.md)?|spec)\s+(?:section\s+)?[0-9]+[0-9A-Za-z.]*(?:\s*,\s*[0-9]+[0-9A-Za-z.]*)*/g, '')
+    .replace(/\s+([.,;:])/g, '$1');
+}
+
+function walk(node: unknown, visit: (obj: Json) => void): void {
+  if (Array.isArray(node)) for (const v of node) walk(v, visit);
+  else if (node && typeof node === 'object') {
+    visit(node as Json);
+    for (const v of Object.values(node)) walk(v, visit);
+  }
+}
+
+function codesIn(description: string | undefined): ErrorCode[] {
+  const found = new Set<ErrorCode>();
+  for (const m of (description ?? '').matchAll(/`([a-z_]+)`/g)) {
+    if (m[1]! in ERROR_CODES) found.add(m[1] as ErrorCode);
+  }
+  return [...found];
+}
+
+/** A query boolean is `true`/`false`/`1`/`0` on the wire; generators must see a boolean. */
+function booleanParameter(schema: Json): Json | null {
+  if (!Array.isArray(schema.enum) || !isDeepStrictEqual([...schema.enum].sort(), ['0', '1', 'false', 'true']))
+    return null;
+  const out: Json = { type: 'boolean' };
+  if (schema.description) out.description = schema.description;
+  if (schema.default !== undefined) out.default = schema.default === 'true' || schema.default === '1';
+  return out;
+}
+
+function errorSchema(codes: ErrorCode[]): Json {
+  return {
+    allOf: [
+      { $ref: '#/components/schemas/ErrorEnvelope' },
+      {
+        type: 'object',
+        properties: { error: { type: 'object', properties: { code: { type: 'string', enum: codes } } } },
+      },
+    ],
+  };
+}
+
+function finishOperation(path: string, method: string, op: Json): void {
+  const key = `${method.toUpperCase()} ${path}`;
+  const operationId = OPERATION_IDS[key];
+  if (operationId) op.operationId = operationId;
+  // Public operations say so: without `security`, a reader cannot tell public from forgotten.
+  op.security ??= [];
+
+  const idempotent = op[ROUTE_FACTS.idempotent] === true;
+  const rateLimited = op[ROUTE_FACTS.rateLimited] === true;
+  delete op[ROUTE_FACTS.idempotent];
+  delete op[ROUTE_FACTS.rateLimited];
+  const conditional = CONDITIONAL.has(op.operationId);
+
+  const params: Json[] = (op.parameters ?? []).filter(
+    (p: Json) => !(p.in === 'header' && /^(accept-language|if-none-match|idempotency-key)$/i.test(p.name)),
+  );
+  for (const p of params) {
+    const bool = p.schema && booleanParameter(p.schema);
+    if (bool) p.schema = bool;
+  }
+  params.push({ $ref: '#/components/parameters/AcceptLanguage' });
+  if (conditional) params.push({ $ref: '#/components/parameters/IfNoneMatch' });
+  if (idempotent) params.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  op.parameters = params;
+
+  const responses: Json = (op.responses ??= {});
+  // Every route may be turned away while the server closes or a dependency is down, and every
+  // rate-limited one when its quota is spent.
+  if (rateLimited) responses['429'] ??= { content: { 'application/json': { schema: {} } } };
+  responses['503'] ??= { content: { 'application/json': { schema: {} } } };
+  const listed = codesIn(op.description);
+  for (const [status, response] of Object.entries(responses) as Array<[string, Json]>) {
+    const n = Number(status);
+    const headers: Json = { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } };
+    if (n === 429 || n === 503) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
+    if (conditional && (n === 200 || n === 304)) headers.ETag = { $ref: '#/components/headers/ETag' };
+    if (rateLimited) {
+      headers.RateLimit = { $ref: '#/components/headers/RateLimit' };
+      headers['RateLimit-Policy'] = { $ref: '#/components/headers/RateLimitPolicy' };
+    }
+    response.headers = { ...response.headers, ...headers };
+    if (n >= 400) {
+      const ofStatus = (Object.keys(ERROR_CODES) as ErrorCode[]).filter((c) => ERROR_CODES[c] === n);
+      const named = listed.filter((c) => ERROR_CODES[c] === n);
+      const codes = [...new Set([...(GENERIC_CODES[n] ?? []), ...(named.length ? named : ofStatus)])];
+      const json = response.content?.['application/json'];
+      if (json && codes.length) json.schema = errorSchema(codes);
+      if (!response.description || response.description === 'Default Response')
+        response.description = `${STATUS_CODES[n] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}.`;
+    } else if (!response.description || response.description === 'Default Response') {
+      response.description = STATUS_CODES[n] ?? 'Success';
+    }
+  }
+}
+
+/** Renames `XInput` to `X` where `X` is unused, and merges twins that are the same schema. */
+function mergeTwins(doc: Json, used: Set<string>): void {
+  const schemas: Json = doc.components.schemas;
+  const rename = new Map<string, string>();
+  for (const name of Object.keys(schemas)) {
+    if (!name.endsWith('Input')) continue;
+    const base = name.slice(0, -'Input'.length);
+    if (!(base in schemas)) continue;
+    if (!used.has(base) || isDeepStrictEqual(schemas[base], schemas[name])) rename.set(name, base);
+  }
+  if (!rename.size) return;
+  for (const [from, to] of rename) {
+    schemas[to] = schemas[from];
+    delete schemas[from];
+  }
+  walk(doc, (obj) => {
+    if (typeof obj.$ref === 'string') {
+      const name = obj.$ref.replace('#/components/schemas/', '');
+      const to = rename.get(name);
+      if (to) obj.$ref = `#/components/schemas/${to}`;
+    }
+  });
+}
+
+/** Names of the component schemas reachable from the paths. */
+function reachable(doc: Json): Set<string> {
+  const schemas: Json = doc.components?.schemas ?? {};
+  const seen = new Set<string>();
+  const queue: unknown[] = [doc.paths, doc.components?.parameters, doc.components?.headers];
+  while (queue.length) {
+    walk(queue.pop(), (obj) => {
+      if (typeof obj.$ref !== 'string' || !obj.$ref.startsWith('#/components/schemas/')) return;
+      const name = obj.$ref.slice('#/components/schemas/'.length);
+      if (seen.has(name)) return;
+      seen.add(name);
+      queue.push(schemas[name]);
+    });
+  }
+  return seen;
+}
+
+/**
+ * Finishes the generated document into the one clients and tools get: stable `operationId`s,
+ * `security: []` on public operations, the headers of the conventions, error responses whose
+ * `code` lists the codes of that operation, booleans as booleans, the map proxy's path as a
+ * parameter, and only the component schemas the operations use (no fragment `$id`, no twins).
+ */
+export function finishDocument(doc: Json, opts: { servers: Array<{ url: string; description: string }> }): Json {
+  doc.servers = opts.servers;
+  const paths: Json = {};
+  for (const [rawPath, item] of Object.entries(doc.paths ?? {}) as Array<[string, Json]>) {
+    let path = rawPath;
+    // The map proxy's wildcard: a named parameter that may hold slashes, so generators can call it.
+    if (rawPath.endsWith('/{*}')) {
+      path = rawPath.replace(/\{\*\}$/, '{path}');
+      for (const method of METHODS) {
+        for (const p of item[method]?.parameters ?? []) {
+          if (p.in === 'path' && p.name === '*') {
+            p.name = 'path';
+            p.description =
+              `${p.description ?? ''} The value may contain \`/\`: send its slashes as they are (not \`%2F\`).`.trim();
+            p.schema = { ...p.schema, pattern: '^[^?#]+$' };
+          }
+        }
+      }
+    }
+    for (const method of METHODS) if (item[method]) finishOperation(path, method, item[method]);
+    paths[path] = item;
+  }
+  doc.paths = paths;
+
+  const usedTags = new Set<string>();
+  walk(doc.paths, (obj) => {
+    if (Array.isArray(obj.tags)) for (const t of obj.tags) if (typeof t === 'string') usedTags.add(t);
+  });
+  doc.tags = [
+    ...TAGS.filter((t) => usedTags.has(t.name)),
+    ...[...usedTags].filter((t) => !TAGS.some((k) => k.name === t)).map((name) => ({ name, description: name })),
+  ];
+
+  doc.components ??= {};
+  doc.components.schemas ??= {};
+  doc.components.headers = { ...doc.components.headers, ...HEADERS };
+  doc.components.parameters = { ...doc.components.parameters, ...PARAMETERS };
+
+  walk(doc, (obj) => {
+    // A fragment `$id` makes renderers treat the schema as a separate resource they cannot see.
+    if (typeof obj.$id === 'string') delete obj.$id;
+    if (typeof obj.$schema === 'string') delete obj.$schema;
+    // A fixed-length tuple (`bbox`) closes with `items: false`; the same constraint said with
+    // `items` naming the element schema (and `maxItems`) is what linters and older tools read.
+    if (Array.isArray(obj.prefixItems) && obj.items === false && typeof obj.maxItems === 'number') {
+      const first = obj.prefixItems[0];
+      obj.items = obj.prefixItems.every((s: unknown) => isDeepStrictEqual(s, first))
+        ? first
+        : { anyOf: obj.prefixItems };
+    }
+    for (const k of ['description', 'summary'] as const) if (typeof obj[k] === 'string') obj[k] = publicText(obj[k]);
+  });
+
+  mergeTwins(doc, reachable(doc));
+  const used = reachable(doc);
+  for (const name of Object.keys(doc.components.schemas)) if (!used.has(name)) delete doc.components.schemas[name];
+  // An app served alone has no idempotent or conditional operation, maybe: no unused parts.
+  const text = JSON.stringify(doc.paths);
+  for (const part of ['parameters', 'headers'] as const) {
+    for (const name of Object.keys(doc.components[part])) {
+      if (!text.includes(`"#/components/${part}/${name}"`)) delete doc.components[part][name];
+    }
+  }
+  return doc;
+}

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readApi } from '@guest/read-api';
+import { writeApi } from '@guest/write-api';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { http } from '../support/http.ts';
+
+/**
+ * The OpenAPI document as a client's tools get it from the one-base-URL server (issue 10, 7):
+ * what generators and linters rely on. `npm run lint:openapi` runs the linters themselves.
+ */
+let t: TestApp;
+let doc: any;
+let ops: Array<{ key: string; op: any }>;
+beforeAll(async () => {
+  t = await startTestApp({ apps: [writeApi, readApi] });
+  doc = (await http(t.url, 'GET', '/v1/openapi.json')).body;
+  ops = Object.entries(doc.paths).flatMap(([path, item]: [string, any]) =>
+    Object.entries(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })),
+  );
+});
+afterAll(async () => t?.close());
+
+const byId = (id: string) => ops.find((o) => o.op.operationId === id)!.op;
+
+describe('OpenAPI document', () => {
+  it('gives every operation a unique, meaningful operationId', () => {
+    const missing = ops.filter((o) => !o.op.operationId).map((o) => o.key);
+    expect(missing).toEqual([]);
+    const ids = ops.map((o) => o.op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(expect.arrayContaining(['login', 'searchListings', 'getPlaceBySlug', 'getMapResource']));
+    for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]+$/);
+  });
+
+  it('says `security: []` on public operations and bearer on signed-in ones', () => {
+    expect(ops.filter((o) => !Array.isArray(o.op.security)).map((o) => o.key)).toEqual([]);
+    expect(byId('login').security).toEqual([]);
+    expect(byId('getProfile').security).toEqual([{ bearer: [] }]);
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+  });
+
+  it('has no fragment $id, no unused or twin component schemas and no internal references', () => {
+    const text = JSON.stringify(doc);
+    expect(text).not.toContain('"$id"');
+    expect(text).not.toMatch(/DESIGN|\bspec \d|\bG\d+[a-z]\b/);
+    const names = Object.keys(doc.components.schemas);
+    for (const name of names) expect(text).toContain(`"#/components/schemas/${name}"`);
+    expect(names.filter((n) => n.endsWith('Input') && names.includes(n.slice(0, -5)))).toEqual([]);
+    // The login body is an object with its fields, not a string.
+    const login = byId('login').requestBody.content['application/json'].schema;
+    const body = doc.components.schemas[login.$ref.split('/').pop()];
+    expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(['email', 'password']));
+  });
+
+  it('lists in each error response the codes that operation can answer with, on the envelope', () => {
+    const r401 = byId('login').responses['401'].content['application/json'].schema;
+    expect(r401.allOf[0]).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+    expect(r401.allOf[1].properties.error.properties.code.enum).toEqual(['unauthorized']);
+    const r403 = byId('login').responses['403'].content['application/json'].schema;
+    expect(r403.allOf[1].properties.error.properties.code.enum).toEqual(
+      expect.arrayContaining(['account_restricted', 'captcha_required']),
+    );
+    for (const { op } of ops) {
+      for (const [status, res] of Object.entries(op.responses) as Array<[string, any]>) {
+        if (Number(status) >= 400 && res.content?.['application/json'])
+          expect(
+            res.content['application/json'].schema.allOf[1].properties.error.properties.code.enum.length,
+          ).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('declares the headers of the conventions', () => {
+    const names = (op: any) =>
+      op.parameters.map((p: any) => (p.$ref ? doc.components.parameters[p.$ref.split('/').pop()].name : p.name));
+    expect(names(byId('register'))).toEqual(expect.arrayContaining(['Idempotency-Key', 'Accept-Language']));
+    expect(names(byId('registerDevice'))).toContain('Idempotency-Key');
+    expect(names(byId('searchListings'))).not.toContain('Idempotency-Key');
+    expect(names(byId('getTranslations'))).toContain('If-None-Match');
+    const ok = byId('getTranslations').responses['200'].headers;
+    expect(Object.keys(ok)).toEqual(expect.arrayContaining(['X-Request-Id', 'ETag']));
+    const limited = byId('searchListings').responses['429'].headers;
+    expect(Object.keys(limited)).toEqual(expect.arrayContaining(['Retry-After', 'X-Request-Id', 'RateLimit']));
+    expect(Object.keys(byId('searchListings').responses['503'].headers)).toContain('Retry-After');
+  });
+
+  it('gives generators parameters they can use: the map path, booleans, cursors only on lists', () => {
+    expect(doc.paths['/v1/map/{path}']).toBeDefined();
+    const path = byId('getMapResource').parameters.find((p: any) => p.name === 'path');
+    expect(path).toMatchObject({ in: 'path', required: true });
+    expect(path.description).toMatch(/slashes/);
+    const pets = byId('searchListings').parameters.find((p: any) => p.name === 'pets_allowed');
+    expect(pets.schema.type).toBe('boolean');
+    const has = (id: string, name: string) => byId(id).parameters.some((p: any) => p.name === name);
+    expect(has('getEventCalendar', 'cursor')).toBe(false);
+    expect(has('getEventMap', 'cursor')).toBe(false);
+    expect(has('getEventFeed', 'cursor')).toBe(true);
+    expect(has('searchListings', 'cursor')).toBe(true);
+  });
+});
+
+describe('/docs', () => {
+  it('works over plain HTTP: its CSP does not upgrade requests to HTTPS', async () => {
+    const res = await fetch(`${t.url}/docs/static/index.html`);
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).not.toContain('upgrade-insecure-requests');
+  });
+});
