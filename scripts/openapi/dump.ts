@@ -14,3 +14,6 @@ for (const [name, doc] of Object.entries(await openApiDocuments())) {
   await writeFile(file, `${JSON.stringify(doc, null, 2)}\n`);
   process.stdout.write(`${path.relative(process.cwd(), file)}\n`);
 }
+// The apps' background machinery (job queues, pools) can keep the loop alive after close; a
+// one-shot command ends when its work is done.
+process.exit(0);

@@ -40,6 +40,9 @@ const command = process.argv[2];
 if (command === 'generate') {
   await generate(GENERATED);
   process.stdout.write(`${path.relative(process.cwd(), GENERATED)}: ${FILES.join(', ')}\n`);
+  // Building the apps' documents starts their background machinery (job queues, pools), which
+  // keeps the loop alive after close; a one-shot command ends when its work is done.
+  process.exit(0);
 } else if (command === 'check') {
   const tmp = await mkdtemp(path.join(tmpdir(), 'guest-sdk-'));
   try {
@@ -61,6 +64,7 @@ if (command === 'generate') {
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
+  process.exit(0);
 } else {
   process.stderr.write('usage: tsx scripts/openapi/sdk.ts generate|check\n');
   process.exit(64);
