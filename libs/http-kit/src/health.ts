@@ -163,6 +163,7 @@ export function registerOperatorEndpoints(app: FastifyInstance, runtime: Runtime
       schema: {
         tags: ['monitoring'],
         summary: 'The process answers (no dependency is checked)',
+        description: 'Liveness probe: 200 while the process can answer at all; restart it when this fails.',
         response: { 200: z.object({ status: z.literal('ok') }).meta({ id: 'LiveResponse' }) },
       },
       config: { rateLimitExempt: true },
@@ -178,6 +179,9 @@ export function registerOperatorEndpoints(app: FastifyInstance, runtime: Runtime
       schema: {
         tags: ['monitoring'],
         summary: 'Ready to serve: every dependency answers and the database has every migration',
+        description:
+          'Readiness probe: 200 when Postgres, Redis, the search engine and storage answer and no migration is ' +
+          'pending; 503 naming each check that failed, so a load balancer sends no traffic here meanwhile.',
         response: { 200: ReadyResponse, 503: ReadyResponse },
       },
       config: { rateLimitExempt: true },

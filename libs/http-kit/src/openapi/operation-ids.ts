@@ -7,6 +7,8 @@
  */
 export const OPERATION_IDS: Record<string, string> = {
   'GET /health': 'getHealth',
+  'GET /livez': 'getLiveness',
+  'GET /readyz': 'getReadiness',
 
   'GET /v1/auth/email-availability': 'checkEmailAvailability',
   'POST /v1/auth/captcha': 'createCaptcha',
@@ -45,6 +47,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /v1/me/transactions/{tx_id}': 'getTransaction',
   'POST /v1/media/{media_id}/ticket': 'createMediaTicket',
   'GET /v1/media/{media_id}': 'getMedia',
+  'GET /v1/media/avatars/{file}': 'getAvatar',
   'POST /v1/devices': 'registerDevice',
   'POST /v1/notifications/read': 'markNotificationsRead',
   'POST /v1/chats/dialogs/{id}/read': 'markDialogRead',
