@@ -68,14 +68,14 @@ it('runs a client program: sign-in, a filtered feed, upcoming events, the map pr
   const me = await api.GET('/v1/me');
   expect(me.data?.email).toBe(email);
 
-  // Public lists, asked anonymously: on this branch a signed-in search still wants the separate
-  // `read_access_token` (issue 10, 1 makes `access_token` serve every endpoint).
-  const pub = createGuestClient({ baseUrl: t.url });
+  // The same access token serves the read API: a signed-in feed carries `is_favorite`.
+  const pub = api;
   // Filters typed by the document: `children_allowed` is a boolean, `kind` an enum.
   const query = { kind: 'stay', children_allowed: true, smoking_allowed: false, limit: 2 } as const;
   const first = await pub.GET('/v1/search/listings', { params: { query } });
   expect(first.response.status).toBe(200);
   expect(Array.isArray(first.data!.items)).toBe(true);
+  for (const card of first.data!.items) expect(typeof card.is_favorite).toBe('boolean');
   const cards = [];
   for await (const card of items((cursor) =>
     pub.GET('/v1/search/listings', { params: { query: { ...query, cursor } } }),
@@ -101,10 +101,10 @@ it('runs a client program: sign-in, a filtered feed, upcoming events, the map pr
   expect(outside.response.status).toBe(404);
   expect(outside.error?.error.code).toBe('not_found');
 
-  // The socket: opened with a token (on this branch still the socket audience's, see above), greeted with {type, data, ts}; ping is answered with pong.
+  // The socket: opened with the same access token, greeted with {type, data, ts}; ping is answered with pong.
   const socket = await connectSocket({
     baseUrl: `http://127.0.0.1:${gw.port}`,
-    accessToken: tokens.socket_access_token,
+    accessToken: tokens.access_token,
   });
   const hello = await socket.next<{ account_id: string }>('hello');
   expect(hello.data.account_id).toBe(me.data!.id);

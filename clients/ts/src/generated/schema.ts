@@ -21,6 +21,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/livez': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The process answers (no dependency is checked)
+     * @description Liveness probe: 200 while the process can answer at all; restart it when this fails.
+     */
+    get: operations['getLiveness'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/readyz': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Ready to serve: every dependency answers and the database has every migration
+     * @description Readiness probe: 200 when Postgres, Redis, the search engine and storage answer and no migration is pending; 503 naming each check that failed, so a load balancer sends no traffic here meanwhile.
+     */
+    get: operations['getReadiness'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/auth/email-availability': {
     parameters: {
       query?: never;
@@ -52,7 +92,9 @@ export interface paths {
     put?: never;
     /**
      * Get a slider-puzzle captcha
-     * @description Answer it with `captcha_id` and `captcha_answer` in the body of login, registration, password-reset request or deletion request when one of them answered 403 `captcha_required`. Errors: `rate_limited` (429).
+     * @description Answer it with `captcha_id`, `captcha_answer` and `captcha_nonce` in the body of login, registration, password-reset request or deletion request when one of them answered 403 `captcha_required`.
+     *
+     *     Proof of work: find a nonce, written in decimal digits, such that SHA-256 of the UTF-8 text `pow.prefix` followed by the nonce starts with `pow.difficulty_bits` zero bits (13 by default, `CAPTCHA_POW_BITS`: 8,192 hashes on average, about 100-300 ms with WebCrypto in a browser; try nonces 0, 1, 2,...). The server checks it with one hash. Without it, or with a wrong one, the answer is refused like a wrong offset. Errors: `rate_limited` (429).
      */
     post: operations['createCaptcha'];
     delete?: never;
@@ -400,7 +442,7 @@ export interface paths {
     head?: never;
     /**
      * Change some fields of the profile
-     * @description Only the fields present in the body change; a text field sent as `null` or `""` is cleared. Each value is checked: dates, ISO 3166-1 country codes, a supported language, a known currency, a phone in E.164. A broken rule is 400 `validation_error` with `details.field`. Errors: `validation_error` (400), `schema_invalid` (422), `unauthorized` (401), `rate_limited` (429).
+     * @description Only the fields present in the body change; a text field sent as `null` or `""` is cleared. Each value is checked: dates, ISO 3166-1 country codes, a supported language, a known currency, a phone in E.164. Broken rules are 400 `validation_error` naming every such field in `details.fields` at once. Unknown and read-only fields (`email`, `status`, a misspelt name) are 422 `schema_invalid` naming them in `details.fields`, and nothing changes. Errors: `validation_error` (400), `schema_invalid` (422), `unauthorized` (401), `rate_limited` (429).
      */
     patch: operations['updateProfile'];
     trace?: never;
@@ -435,7 +477,7 @@ export interface paths {
     get?: never;
     /**
      * Upload a new avatar
-     * @description multipart/form-data with one part `file`: a JPEG, PNG, HEIC or WebP image whose Content-Type matches its content. At most `max_upload_mb` (10 MB) and 40 megapixels. The image is re-encoded as JPEG (longest side at most 1024 px) with every piece of metadata removed (EXIF with GPS, XMP, IPTC, ICC). Refusals are 400 `validation_error` on `file` with `details.reason`: `not_multipart`, `missing`, `empty`, `too_large`, `unsupported_type`, `type_mismatch`, `too_many_pixels`, `corrupt`. `avatar_url` is a new URL on every upload. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429).
+     * @description multipart/form-data with one part `file`: a JPEG, PNG, HEIC or WebP image, recognised by its bytes (the part's Content-Type is a hint only: `application/octet-stream` is fine). At most `max_upload_mb` (10 MB) and 40 megapixels. The image is re-encoded as JPEG (longest side at most 1024 px) with every piece of metadata removed (EXIF with GPS, XMP, IPTC, ICC). Refusals are 400 `validation_error` on `file` with `details.reason`: `not_multipart`, `missing`, `empty`, `too_large`, `unsupported_type`, `too_many_pixels`, `corrupt`. `avatar_url` is a new public, immutable URL on every upload (`GET /v1/media/avatars/{file}`); the previous one answers 404. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429).
      */
     put: operations['uploadAvatar'];
     post?: never;
@@ -645,6 +687,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/media/avatars/{file}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An avatar, for an image element
+     * @description Public: no token and no ticket, so `avatar_url` works in an image element for whoever has it. The name is unguessable (random) and content-addressed, and the bytes behind it never change (`Cache-Control: public, max-age=31536000, immutable`): a new upload has a new URL, and a replaced or removed avatar is 404 from then on. Other private files keep the ticket flow (`POST /v1/media/{media_id}/ticket`). Errors: `not_found` (404), `rate_limited` (429).
+     */
+    get: operations['getAvatar'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/devices': {
     parameters: {
       query?: never;
@@ -734,7 +796,7 @@ export interface paths {
     };
     /**
      * Interface strings for one language
-     * @description The whole dictionary of interface strings in the request language (`lang`, else `Accept-Language`, else English); strings a language lacks come in English and are listed in `missing`. Conditional fetch: with `version` equal to the current version, or `If-None-Match` equal to the `ETag`, the answer is 304 with no body. Send `version` together with the same language it was fetched for. Errors: `validation_error` (400), `rate_limited` (429), `internal_error` (500).
+     * @description The whole dictionary of interface strings in the request language (`lang`, else `Accept-Language`, else English); strings a language lacks come in English and are listed in `missing`. Conditional fetch: with `version` equal to the current version, or `If-None-Match` equal to the `ETag`, the answer is 304 with no body. The version is per language: one fetched for another language gets 200. Errors: `validation_error` (400), `rate_limited` (429), `internal_error` (500).
      */
     get: operations['getTranslations'];
     put?: never;
@@ -1214,24 +1276,40 @@ export interface components {
           status: 'ok' | 'down';
           latency_ms: number;
           error?: string;
+          /** @description Search check only: opensearch or elasticsearch. */
+          engine?: string;
+          /** @description Search check only: the engine version, when it answers. */
+          version?: string;
         };
         cache: {
           /** @enum {string} */
           status: 'ok' | 'down';
           latency_ms: number;
           error?: string;
+          /** @description Search check only: opensearch or elasticsearch. */
+          engine?: string;
+          /** @description Search check only: the engine version, when it answers. */
+          version?: string;
         };
         search: {
           /** @enum {string} */
           status: 'ok' | 'down';
           latency_ms: number;
           error?: string;
+          /** @description Search check only: opensearch or elasticsearch. */
+          engine?: string;
+          /** @description Search check only: the engine version, when it answers. */
+          version?: string;
         };
         storage: {
           /** @enum {string} */
           status: 'ok' | 'down';
           latency_ms: number;
           error?: string;
+          /** @description Search check only: opensearch or elasticsearch. */
+          engine?: string;
+          /** @description Search check only: the engine version, when it answers. */
+          version?: string;
         };
       };
       /** @description Indexer lag and failures, for information: they never change `status` or the HTTP code. null when they could not be read. */
@@ -1246,26 +1324,78 @@ export interface components {
         dead: number;
       } | null;
     };
+    ReadyResponse: {
+      /** @enum {string} */
+      status: 'ready' | 'not_ready';
+      checks: {
+        database: {
+          /** @enum {string} */
+          status: 'ok' | 'down';
+          latency_ms: number;
+          error?: string;
+          /** @description Search check only: opensearch or elasticsearch. */
+          engine?: string;
+          /** @description Search check only: the engine version, when it answers. */
+          version?: string;
+        };
+        migrations: {
+          /** @enum {string} */
+          status: 'ok' | 'down';
+          latency_ms: number;
+          error?: string;
+          /** @description Search check only: opensearch or elasticsearch. */
+          engine?: string;
+          /** @description Search check only: the engine version, when it answers. */
+          version?: string;
+        };
+        cache: {
+          /** @enum {string} */
+          status: 'ok' | 'down';
+          latency_ms: number;
+          error?: string;
+          /** @description Search check only: opensearch or elasticsearch. */
+          engine?: string;
+          /** @description Search check only: the engine version, when it answers. */
+          version?: string;
+        };
+        search: {
+          /** @enum {string} */
+          status: 'ok' | 'down';
+          latency_ms: number;
+          error?: string;
+          /** @description Search check only: opensearch or elasticsearch. */
+          engine?: string;
+          /** @description Search check only: the engine version, when it answers. */
+          version?: string;
+        };
+        storage: {
+          /** @enum {string} */
+          status: 'ok' | 'down';
+          latency_ms: number;
+          error?: string;
+          /** @description Search check only: opensearch or elasticsearch. */
+          engine?: string;
+          /** @description Search check only: the engine version, when it answers. */
+          version?: string;
+        };
+      };
+    };
     MessageResponse: {
       /** @default true */
       ok: boolean;
       message: string | null;
     };
     TokenPairResponse: {
-      /** @description JWT for the write API (`/v1/auth/*`, `/v1/me/*`, `/v1/media/*`). */
+      /** @description JWT for every operation of this API that takes sign-in (`Authorization: Bearer …`), optional sign-in included (`is_favorite` in search), and for the socket (`/v1/ws?access_token=…`). */
       access_token: string;
       /** @description Opaque; exchange at `POST /v1/auth/refresh`. Stays the same for the whole session. */
       refresh_token: string;
       /** @default Bearer */
       token_type: string;
-      /** @description Seconds the access tokens live (900). */
+      /** @description Seconds the access token lives (900). */
       expires_in: number;
       /** Format: uuid */
       session_id: string;
-      /** @description JWT for the read API (search, events, places, config…: optional sign-in). Each API has its own signing secret, so one token cannot serve both. */
-      read_access_token: string;
-      /** @description JWT for `/v1/ws?access_token=…`. */
-      socket_access_token: string;
     };
     EmailAvailabilityResponse: {
       available: boolean;
@@ -1277,10 +1407,15 @@ export interface components {
        */
       captcha_id?: string;
       /**
-       * @description The piece's x offset in pixels, as a string; empty unless demanded.
+       * @description The piece's x offset in pixels: a JSON integer or a string of decimal digits only (no sign, space, exponent or hex); empty unless demanded.
        * @default
        */
-      captcha_answer?: string;
+      captcha_answer?: string | number;
+      /**
+       * @description The captcha's proof-of-work nonce (see `POST /v1/auth/captcha`); empty unless demanded.
+       * @default
+       */
+      captcha_nonce?: string;
       first_name: string;
       last_name: string;
       /**
@@ -1302,10 +1437,15 @@ export interface components {
        */
       captcha_id?: string;
       /**
-       * @description The piece's x offset in pixels, as a string; empty unless demanded.
+       * @description The piece's x offset in pixels: a JSON integer or a string of decimal digits only (no sign, space, exponent or hex); empty unless demanded.
        * @default
        */
-      captcha_answer?: string;
+      captcha_answer?: string | number;
+      /**
+       * @description The captcha's proof-of-work nonce (see `POST /v1/auth/captcha`); empty unless demanded.
+       * @default
+       */
+      captcha_nonce?: string;
       /**
        * Format: email
        * @description Email address, compared without regard to case.
@@ -1327,10 +1467,15 @@ export interface components {
        */
       captcha_id?: string;
       /**
-       * @description The piece's x offset in pixels, as a string; empty unless demanded.
+       * @description The piece's x offset in pixels: a JSON integer or a string of decimal digits only (no sign, space, exponent or hex); empty unless demanded.
        * @default
        */
-      captcha_answer?: string;
+      captcha_answer?: string | number;
+      /**
+       * @description The captcha's proof-of-work nonce (see `POST /v1/auth/captcha`); empty unless demanded.
+       * @default
+       */
+      captcha_nonce?: string;
       /**
        * Format: email
        * @description Email address, compared without regard to case.
@@ -1355,10 +1500,15 @@ export interface components {
        */
       captcha_id?: string;
       /**
-       * @description The piece's x offset in pixels, as a string; empty unless demanded.
+       * @description The piece's x offset in pixels: a JSON integer or a string of decimal digits only (no sign, space, exponent or hex); empty unless demanded.
        * @default
        */
-      captcha_answer?: string;
+      captcha_answer?: string | number;
+      /**
+       * @description The captcha's proof-of-work nonce (see `POST /v1/auth/captcha`); empty unless demanded.
+       * @default
+       */
+      captcha_nonce?: string;
     };
     WsTicketResponse: {
       /** @description For `/v1/ws?ticket=…`; single use. */
@@ -1384,7 +1534,15 @@ export interface components {
       ip: string;
       user_agent: string | null;
     };
-    /** @description Slider puzzle. The answer (`captcha_answer`) is the piece's x offset in pixels; ±4 is tolerated. */
+    CaptchaProofOfWork: {
+      /** @constant */
+      algorithm: 'sha256';
+      /** @description Hex; hash it followed by the nonce written in decimal digits. */
+      prefix: string;
+      /** @description Leading zero bits the SHA-256 digest must have. */
+      difficulty_bits: number;
+    };
+    /** @description Slider puzzle. The picture has several gaps; the piece fits only the one with its outline (tabs and notches). The piece's row is not given: show it beside the picture and let the person slide it sideways. The answer (`captcha_answer`) is the piece's x offset in pixels (a JSON integer or decimal digits); ±4 is tolerated. `captcha_nonce` carries the proof of work. A challenge is answered once, right or wrong. */
     CaptchaResponse: {
       /** Format: uuid */
       captcha_id: string;
@@ -1392,11 +1550,10 @@ export interface components {
       background: string;
       /** @description PNG data URL with transparency: the piece to slide. */
       piece: string;
-      /** @description Row (pixels from the top) at which the piece lies. */
-      piece_y: number;
       width: number;
       height: number;
       piece_size: number;
+      pow: components['schemas']['CaptchaProofOfWork'];
       /** @description Seconds the challenge can be answered; it can be answered once. */
       expires_in: number;
     };
@@ -1418,7 +1575,7 @@ export interface components {
       status: 'active' | 'restricted' | 'pending_deletion' | 'deleted';
       first_name: string;
       last_name: string;
-      /** @description Absolute URL of the avatar, `…/v1/media/{media_id}`: the owner loads it with the bearer token, or with a one-time ticket (`POST /v1/media/{media_id}/ticket`) where no header can be sent (an image element). A new upload gets a new URL. */
+      /** @description Absolute URL of the avatar (`…/v1/media/avatars/{file}`, on `PUBLIC_BASE_URL`): public and unguessable, so it works in an image element without a token; immutable (`Cache-Control: public, max-age=31536000, immutable`). A new upload gets a new URL; a replaced or removed avatar answers 404. */
       avatar_url: string | null;
       birth_date: string | null;
       gender: ('female' | 'male' | 'other') | null;
@@ -1449,7 +1606,7 @@ export interface components {
       created_at: string;
       restrictions: components['schemas']['OwnRestriction'][];
     };
-    /** @description Only the fields present change. A text field sent as `null` or as an empty string is cleared; a field not sent is left as it is. A boolean sent as `null` is left as it is. A value that breaks a rule is 400 `validation_error` with `details.field`. */
+    /** @description Only the fields present change. A text field sent as `null` or as an empty string is cleared; a field not sent is left as it is. A boolean sent as `null` is left as it is. Any other field (read-only ones such as `email` or `status`, or a misspelt name) is 422 `schema_invalid` naming it in `details.fields`. Values that break a rule are 400 `validation_error`: `details.fields` names every one at once (`details.field` the first, `details.issues` each with its `reason`). */
     ProfileUpdateRequest: {
       /** @description Cannot be cleared. */
       first_name?: string | null;
@@ -1519,7 +1676,7 @@ export interface components {
     AvatarUploadRequest: {
       /**
        * Format: binary
-       * @description JPEG, PNG, HEIC or WebP, with a matching Content-Type.
+       * @description JPEG, PNG, HEIC or WebP, recognised by its bytes; the declared Content-Type is a hint only.
        */
       file: string;
     };
@@ -1671,7 +1828,7 @@ export interface components {
        * @enum {string}
        */
       lang: 'en' | 'ru' | 'th' | 'zh-Hans';
-      /** @description Version of the dictionaries: one value for all languages, changes whenever any string changes. Send it back as `version` (or the `ETag` as `If-None-Match`) to get 304 while nothing changed. */
+      /** @description Version of this language's dictionary (its strings with the English fill): each language has its own, it changes whenever a string served in this language changes. Send it back as `version` (or the `ETag` as `If-None-Match`) to get 304 while nothing changed. */
       version: string;
       /** @description Every interface string: dotted key (`search.filters.price`) to text. Keys the language lacks are filled from English. `{name}` marks a placeholder the client fills in. */
       strings: {
@@ -1722,6 +1879,7 @@ export interface components {
     EventCard: {
       id: number;
       slug: string;
+      /** @description In the request language, else English, else the language it was written in. */
       title: string;
       category: components['schemas']['EventCategoryRef'];
       /**
@@ -1840,6 +1998,7 @@ export interface components {
     EventPageResponse: {
       id: number;
       slug: string;
+      /** @description In the request language, else English, else the language it was written in. */
       title: string;
       category: components['schemas']['EventCategoryRef'];
       /**
@@ -1980,7 +2139,7 @@ export interface components {
       id: number;
       /** @enum {string} */
       kind: 'stay' | 'experience' | 'service' | 'transport' | 'food';
-      /** @description In the request language, else English (see `lang`). */
+      /** @description In the request language, else English, else the language the host wrote it in (see `lang`). */
       title: string;
       place: components['schemas']['ListingPlace'];
       /** @description Null for objects shown at city level only (`city_only`). */
@@ -2202,6 +2361,10 @@ export interface components {
         [key: string]: number;
       };
     };
+    LiveResponse: {
+      /** @constant */
+      status: 'ok';
+    };
   };
   responses: never;
   parameters: {
@@ -2249,6 +2412,86 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['HealthResponse'];
+        };
+      };
+      /** @description Service Unavailable: `unavailable`. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unavailable';
+            };
+          };
+        };
+      };
+    };
+  };
+  getLiveness: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
+        'Accept-Language'?: components['parameters']['AcceptLanguage'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LiveResponse'];
+        };
+      };
+      /** @description Service Unavailable: `unavailable`. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unavailable';
+            };
+          };
+        };
+      };
+    };
+  };
+  getReadiness: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
+        'Accept-Language'?: components['parameters']['AcceptLanguage'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReadyResponse'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -2723,6 +2966,8 @@ export interface operations {
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
+        /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours gets the first answer again instead of a second effect; the same key with another body is 409 `conflict`. 8 to 200 characters of `A-Z a-z 0-9. _: -`, e.g. a UUID. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -2819,6 +3064,8 @@ export interface operations {
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
+        /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours gets the first answer again instead of a second effect; the same key with another body is 409 `conflict`. 8 to 200 characters of `A-Z a-z 0-9. _: -`, e.g. a UUID. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -3121,6 +3368,8 @@ export interface operations {
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
+        /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours gets the first answer again instead of a second effect; the same key with another body is 409 `conflict`. 8 to 200 characters of `A-Z a-z 0-9. _: -`, e.g. a UUID. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -3522,6 +3771,8 @@ export interface operations {
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
+        /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours gets the first answer again instead of a second effect; the same key with another body is 409 `conflict`. 8 to 200 characters of `A-Z a-z 0-9. _: -`, e.g. a UUID. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -3905,6 +4156,8 @@ export interface operations {
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
+        /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours gets the first answer again instead of a second effect; the same key with another body is 409 `conflict`. 8 to 200 characters of `A-Z a-z 0-9. _: -`, e.g. a UUID. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
       cookie?: never;
@@ -6412,6 +6665,8 @@ export interface operations {
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
+        /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours gets the first answer again instead of a second effect; the same key with another body is 409 `conflict`. 8 to 200 characters of `A-Z a-z 0-9. _: -`, e.g. a UUID. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         media_id: string;
@@ -6616,6 +6871,105 @@ export interface operations {
               code?: 'unauthorized';
             };
           };
+        };
+      };
+      /** @description Not Found: `not_found`. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'not_found';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error`. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'internal_error';
+            };
+          };
+        };
+      };
+      /** @description Service Unavailable: `unavailable`. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unavailable';
+            };
+          };
+        };
+      };
+    };
+  };
+  getAvatar: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
+        'Accept-Language'?: components['parameters']['AcceptLanguage'];
+      };
+      path: {
+        /** @description The last segment of `avatar_url`: `<64 hex digits>.jpg`. */
+        file: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The avatar (JPEG), with its Content-Type and Content-Length. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
         };
       };
       /** @description Not Found: `not_found`. */
@@ -7602,19 +7956,19 @@ export interface operations {
         crowd?: string | string[];
         /** @description Language the event is held in; exact match (`multi` means several languages). */
         event_lang?: 'ru' | 'en' | 'th' | 'zh-Hans' | 'multi' | 'any';
-        /** @description Words matched against name, description, venue and place, in all languages at once; all words must match. */
+        /** @description Words matched against name, description, venue and place, in all languages at once; all words must match. A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent. */
         q?: string;
         /** @description Box `minLon,minLat,maxLon,maxLat` (degrees). minLon > maxLon crosses the antimeridian. */
         bbox?: string;
-        /** @description Point `lat,lon`: only events within `radius_m` of it. */
+        /** @description Point `lat,lon`. Alone it filters nothing (as in the listings search); with `radius_m`, only events within it. */
         near?: string;
-        /** @description Radius around `near` in metres; default EVENTS_NEAR_RADIUS_DEFAULT_M. Needs `near`. */
+        /** @description Only events within this many metres of `near` (needs `near`); without it, no distance filter. */
         radius_m?: number;
         /** @description IANA zone in which "today" is computed; default `Asia/Bangkok`. */
         timezone?: string;
         /** @description Response language (else `Accept-Language`). */
         lang?: string;
-        /** @description First day of the strip; default today in `timezone`. */
+        /** @description First day of the strip; default today in `timezone`. A day before today is refused (400 `validation_error`, reason `before_today`): past occurrences are not kept, so their days could only show 0. */
         first?: string;
         /** @description Days in the strip, 1 to 62; default 14. */
         days?: number;
@@ -7734,13 +8088,13 @@ export interface operations {
         crowd?: string | string[];
         /** @description Language the event is held in; exact match (`multi` means several languages). */
         event_lang?: 'ru' | 'en' | 'th' | 'zh-Hans' | 'multi' | 'any';
-        /** @description Words matched against name, description, venue and place, in all languages at once; all words must match. */
+        /** @description Words matched against name, description, venue and place, in all languages at once; all words must match. A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent. */
         q?: string;
         /** @description Box `minLon,minLat,maxLon,maxLat` (degrees). minLon > maxLon crosses the antimeridian. */
         bbox?: string;
-        /** @description Point `lat,lon`: only events within `radius_m` of it. */
+        /** @description Point `lat,lon`. Alone it filters nothing (as in the listings search); with `radius_m`, only events within it. */
         near?: string;
-        /** @description Radius around `near` in metres; default EVENTS_NEAR_RADIUS_DEFAULT_M. Needs `near`. */
+        /** @description Only events within this many metres of `near` (needs `near`); without it, no distance filter. */
         radius_m?: number;
         /** @description IANA zone in which "today" is computed; default `Asia/Bangkok`. */
         timezone?: string;
@@ -7750,7 +8104,7 @@ export interface operations {
         lang?: string;
         /** @description Page size, 1 to 100; default 20. */
         limit?: number;
-        /** @description Window in days from today, 1 to 180; default 30. Ignored when `day` or `day_to` is given. */
+        /** @description Window in days from today, or from `day_from` when it is later, 1 to 180; default 30. Ignored when `day` or `day_to` is given. */
         days?: number;
         /** @description Also count the distinct matching events (`total`). */
         with_total?: boolean;
@@ -7868,13 +8222,13 @@ export interface operations {
         crowd?: string | string[];
         /** @description Language the event is held in; exact match (`multi` means several languages). */
         event_lang?: 'ru' | 'en' | 'th' | 'zh-Hans' | 'multi' | 'any';
-        /** @description Words matched against name, description, venue and place, in all languages at once; all words must match. */
+        /** @description Words matched against name, description, venue and place, in all languages at once; all words must match. A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent. */
         q?: string;
         /** @description Box `minLon,minLat,maxLon,maxLat` (degrees). minLon > maxLon crosses the antimeridian. */
         bbox?: string;
-        /** @description Point `lat,lon`: only events within `radius_m` of it. */
+        /** @description Point `lat,lon`. Alone it filters nothing (as in the listings search); with `radius_m`, only events within it. */
         near?: string;
-        /** @description Radius around `near` in metres; default EVENTS_NEAR_RADIUS_DEFAULT_M. Needs `near`. */
+        /** @description Only events within this many metres of `near` (needs `near`); without it, no distance filter. */
         radius_m?: number;
         /** @description IANA zone in which "today" is computed; default `Asia/Bangkok`. */
         timezone?: string;
@@ -7884,7 +8238,7 @@ export interface operations {
         lang?: string;
         /** @description Cards per page (occurrences), 1 to 100; default 20. */
         limit?: number;
-        /** @description Window in days from today, 1 to 180; default 30. Ignored when `day` or `day_to` is given. */
+        /** @description Window in days from today, or from `day_from` when it is later, 1 to 180; default 30. Ignored when `day` or `day_to` is given. */
         days?: number;
       };
       header?: {
@@ -8000,13 +8354,13 @@ export interface operations {
         crowd?: string | string[];
         /** @description Language the event is held in; exact match (`multi` means several languages). */
         event_lang?: 'ru' | 'en' | 'th' | 'zh-Hans' | 'multi' | 'any';
-        /** @description Words matched against name, description, venue and place, in all languages at once; all words must match. */
+        /** @description Words matched against name, description, venue and place, in all languages at once; all words must match. A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent. */
         q?: string;
         /** @description Box `minLon,minLat,maxLon,maxLat` (degrees). minLon > maxLon crosses the antimeridian. */
         bbox?: string;
-        /** @description Point `lat,lon`: only events within `radius_m` of it. */
+        /** @description Point `lat,lon`. Alone it filters nothing (as in the listings search); with `radius_m`, only events within it. */
         near?: string;
-        /** @description Radius around `near` in metres; default EVENTS_NEAR_RADIUS_DEFAULT_M. Needs `near`. */
+        /** @description Only events within this many metres of `near` (needs `near`); without it, no distance filter. */
         radius_m?: number;
         /** @description IANA zone in which "today" is computed; default `Asia/Bangkok`. */
         timezone?: string;
@@ -8014,7 +8368,7 @@ export interface operations {
         lang?: string;
         /** @description Map zoom: up to 12 clusters, beyond that points. */
         zoom: number;
-        /** @description Window in days from today, 1 to 180; default 30. Ignored when `day` or `day_to` is given. */
+        /** @description Window in days from today, or from `day_from` when it is later, 1 to 180; default 30. Ignored when `day` or `day_to` is given. */
         days?: number;
       };
       header?: {
@@ -8761,13 +9115,13 @@ export interface operations {
       query?: {
         /** @description One kind, or `all` (the default). */
         kind?: 'stay' | 'experience' | 'service' | 'transport' | 'food' | 'all';
-        /** @description `minLon,minLat,maxLon,maxLat`; minLon > maxLon crosses the antimeridian. */
+        /** @description `minLon,minLat,maxLon,maxLat`; minLon > maxLon crosses the antimeridian. A `city_only` listing (no point) is inside when its place's centre is; it is still left off the map. */
         bbox?: string;
-        /** @description `lat,lon`: the point distances are measured from (`distance_m`, sort `distance`). */
+        /** @description `lat,lon`: the point distances are measured from (`distance_m`, sort `distance`). Alone it filters nothing (as in the events routes); with `radius_m`, only objects within it. */
         near?: string;
-        /** @description Only objects within this many metres of `near` (needs `near`). */
+        /** @description Only objects within this many metres of `near` (needs `near`); a `city_only` listing by its place's centre. With sort `distance`, `city_only` listings come last. */
         radius_m?: number;
-        /** @description Free text matched by words against name, description and place (district, city) in all languages at once. There is no place_id filter: pass the district or city here. */
+        /** @description Free text matched by words against name, description and place (district, city) in all languages at once. There is no place_id filter: pass the district or city here. A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent. */
         q?: string;
         /** @description First day (check-in); available = no blocked day in the range. */
         date_from?: string;
@@ -8954,13 +9308,13 @@ export interface operations {
       query: {
         /** @description One kind, or `all` (the default). */
         kind?: 'stay' | 'experience' | 'service' | 'transport' | 'food' | 'all';
-        /** @description `minLon,minLat,maxLon,maxLat`; minLon > maxLon crosses the antimeridian. */
+        /** @description `minLon,minLat,maxLon,maxLat`; minLon > maxLon crosses the antimeridian. A `city_only` listing (no point) is inside when its place's centre is; it is still left off the map. */
         bbox?: string;
-        /** @description `lat,lon`: the point distances are measured from (`distance_m`, sort `distance`). */
+        /** @description `lat,lon`: the point distances are measured from (`distance_m`, sort `distance`). Alone it filters nothing (as in the events routes); with `radius_m`, only objects within it. */
         near?: string;
-        /** @description Only objects within this many metres of `near` (needs `near`). */
+        /** @description Only objects within this many metres of `near` (needs `near`); a `city_only` listing by its place's centre. With sort `distance`, `city_only` listings come last. */
         radius_m?: number;
-        /** @description Free text matched by words against name, description and place (district, city) in all languages at once. There is no place_id filter: pass the district or city here. */
+        /** @description Free text matched by words against name, description and place (district, city) in all languages at once. There is no place_id filter: pass the district or city here. A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent. */
         q?: string;
         /** @description First day (check-in); available = no blocked day in the range. */
         date_from?: string;
@@ -9359,10 +9713,10 @@ export interface operations {
   suggest: {
     parameters: {
       query: {
-        /** @description What the guest has typed: names in any of the four languages, prefixes, small typos. */
+        /** @description What the guest has typed: names in any of the four languages, prefixes, small typos. Required; a `q` without any letter or digit (punctuation only) counts as missing. */
         q: string;
-        /** @description Only listings of this kind, and only places that hold listings of this kind. */
-        kind?: 'stay' | 'experience' | 'service' | 'transport' | 'food';
+        /** @description Only listings of this kind, and only places that hold listings of this kind; `all` (or none) for every kind. */
+        kind?: 'stay' | 'experience' | 'service' | 'transport' | 'food' | 'all';
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
