@@ -5,7 +5,7 @@ import { createDevicesService } from './devices/service.ts';
 import { createFavoritesService } from './favorites/service.ts';
 import { createMediaService } from './media/service.ts';
 import { createPrefsService } from './prefs/service.ts';
-import { createProfileService } from './profile/service.ts';
+import { createProfileService } from './me/service.ts';
 import { createTransactionsService } from './transactions/service.ts';
 
 /**

@@ -4,7 +4,7 @@ import type { AuthContext } from '@guest/auth';
 import { inTransaction } from '@guest/jobs';
 import { enqueueMail } from '@guest/mail';
 import type { WriteDeps } from '../deps.ts';
-import { erasePersonalProfileData } from '../profile/store.ts';
+import { erasePersonalProfileData } from '../me/store.ts';
 import { consumeEmailToken, issueEmailToken } from './email-tokens.ts';
 import { deleteAccountMail } from './mails.ts';
 import { announceClosed, closeSessions } from './sessions.ts';

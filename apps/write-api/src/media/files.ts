@@ -5,7 +5,7 @@ import type { FileStorage } from '@guest/storage';
 import { errors } from '@guest/http-kit';
 import type { ProcessedImage } from './image.ts';
 import { publicNameOf } from './urls.ts';
-import { ensureProfile } from '../profile/store.ts';
+import { ensureProfile } from '../me/store.ts';
 
 const { mediaFiles, mediaTickets, profiles } = schema;
 

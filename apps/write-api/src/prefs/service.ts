@@ -3,7 +3,7 @@ import { schema, type Db } from '@guest/db';
 import { AppError } from '@guest/http-kit';
 import type { WriteDeps } from '../deps.ts';
 import { prefGroups, unknownPrefCodes, type PrefChannel, type PrefGroupView } from './registry.ts';
-import { ensureProfile } from '../profile/store.ts';
+import { ensureProfile } from '../me/store.ts';
 
 const { accounts, profiles } = schema;
 

@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
-import { AvatarResponse } from '../../../profile/schemas.ts';
+import { AvatarResponse } from '../../../me/schemas.ts';
 import { readSingleFile } from '../../../media/upload.ts';
 import { AvatarUploadRequest } from '../../../media/schemas.ts';
 import { avatarUrl, publicBase } from '../../../media/urls.ts';

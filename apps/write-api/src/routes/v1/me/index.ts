@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
-import { ProfileResponse, ProfileUpdateRequest } from '../../../profile/schemas.ts';
+import { ProfileResponse, ProfileUpdateRequest } from '../../../me/schemas.ts';
 import { publicBase } from '../../../media/urls.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
 

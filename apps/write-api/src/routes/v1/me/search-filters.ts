@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
-import { SearchFiltersRequest, SearchFiltersResponse } from '../../../profile/schemas.ts';
+import { SearchFiltersRequest, SearchFiltersResponse } from '../../../me/schemas.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
 
 export default async function meSearchFilters(app: FastifyInstance, { services }: WriteRouteOptions) {
