@@ -282,20 +282,22 @@ export function withRequestId(body: string, id: string): string {
   return body;
 }
 
+/** What the header accepts (a bare token or the draft's quoted string), for the OpenAPI document. */
+export const IDEMPOTENCY_KEY_PATTERN = `^(?:${KEY_FORMAT.source.slice(1, -1)}|${QUOTED_KEY.source.slice(1, -1)})$`;
+
+export const IDEMPOTENCY_KEY_DESCRIPTION =
+  'Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; ' +
+  'anonymous: with the same request) within the retention period replays the first answer ' +
+  '(`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9 . _ : -`, or the ' +
+  'same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. ' +
+  '409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).';
+
 /** The header as an OpenAPI parameter of every creating operation. */
 const IdempotencyHeaders = z.looseObject({
   'idempotency-key': z
     .string()
     .optional()
-    .meta({
-      description:
-        'Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; ' +
-        'anonymous: with the same request) within the retention period replays the first answer ' +
-        '(`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9 . _ : -`, or the ' +
-        'same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. ' +
-        '409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).',
-      example: '7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f',
-    }),
+    .meta({ description: IDEMPOTENCY_KEY_DESCRIPTION, example: '7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f' }),
 });
 
 /**

@@ -167,12 +167,20 @@ describe('Idempotency-Key on creating requests', () => {
       ['/v1/media/{media_id}/ticket', 'post'],
     ];
     for (const [path, method] of creating) {
-      const params = doc.paths[path]?.[method]?.parameters ?? [];
+      // Shared parameters are declared once under components and referenced.
+      const params = (doc.paths[path]?.[method]?.parameters ?? []).map((p: any) =>
+        p.$ref ? doc.components.parameters[p.$ref.split('/').pop()] : p,
+      );
       const header = params.find((p: any) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
       expect(header, `${method.toUpperCase()} ${path}`).toBeDefined();
       expect(header.required ?? false).toBe(false);
     }
     const refresh = doc.paths['/v1/auth/refresh'].post.parameters ?? [];
-    expect(refresh.some((p: any) => p.name?.toLowerCase() === 'idempotency-key')).toBe(false);
+    expect(refresh.some((p: any) => p.$ref === '#/components/parameters/IdempotencyKey')).toBe(false);
+    // Both forms the server takes pass the documented pattern: a bare token and the quoted string.
+    const pattern = new RegExp(doc.components.parameters.IdempotencyKey.schema.pattern);
+    expect(pattern.test('7f0c2a4e-3b1d-4c9a')).toBe(true);
+    expect(pattern.test('"a key with spaces"')).toBe(true);
+    expect(pattern.test('short')).toBe(false);
   });
 });

@@ -2372,7 +2372,10 @@ export interface components {
     AcceptLanguage: string;
     /** @description The `ETag` of a copy the client holds: 304 without a body when it is still current. */
     IfNoneMatch: string;
-    /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours gets the first answer again instead of a second effect; the same key with another body is 409 `conflict`. 8 to 200 characters of `A-Z a-z 0-9. _: -`, e.g. a UUID. */
+    /**
+     * @description Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; anonymous: with the same request) within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
+     * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
+     */
     IdempotencyKey: string;
   };
   requestBodies: never;
@@ -2696,7 +2699,10 @@ export interface operations {
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
-        /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours gets the first answer again instead of a second effect; the same key with another body is 409 `conflict`. 8 to 200 characters of `A-Z a-z 0-9. _: -`, e.g. a UUID. */
+        /**
+         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; anonymous: with the same request) within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
+         * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
+         */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -2966,7 +2972,10 @@ export interface operations {
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
-        /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours gets the first answer again instead of a second effect; the same key with another body is 409 `conflict`. 8 to 200 characters of `A-Z a-z 0-9. _: -`, e.g. a UUID. */
+        /**
+         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; anonymous: with the same request) within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
+         * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
+         */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -3064,7 +3073,10 @@ export interface operations {
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
-        /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours gets the first answer again instead of a second effect; the same key with another body is 409 `conflict`. 8 to 200 characters of `A-Z a-z 0-9. _: -`, e.g. a UUID. */
+        /**
+         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; anonymous: with the same request) within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
+         * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
+         */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -3368,7 +3380,10 @@ export interface operations {
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
-        /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours gets the first answer again instead of a second effect; the same key with another body is 409 `conflict`. 8 to 200 characters of `A-Z a-z 0-9. _: -`, e.g. a UUID. */
+        /**
+         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; anonymous: with the same request) within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
+         * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
+         */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -3771,7 +3786,10 @@ export interface operations {
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
-        /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours gets the first answer again instead of a second effect; the same key with another body is 409 `conflict`. 8 to 200 characters of `A-Z a-z 0-9. _: -`, e.g. a UUID. */
+        /**
+         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; anonymous: with the same request) within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
+         * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
+         */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -4156,7 +4174,10 @@ export interface operations {
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
-        /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours gets the first answer again instead of a second effect; the same key with another body is 409 `conflict`. 8 to 200 characters of `A-Z a-z 0-9. _: -`, e.g. a UUID. */
+        /**
+         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; anonymous: with the same request) within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
+         * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
+         */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -6665,7 +6686,10 @@ export interface operations {
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
-        /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours gets the first answer again instead of a second effect; the same key with another body is 409 `conflict`. 8 to 200 characters of `A-Z a-z 0-9. _: -`, e.g. a UUID. */
+        /**
+         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; anonymous: with the same request) within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
+         * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
+         */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -7050,7 +7074,10 @@ export interface operations {
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
-        /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours gets the first answer again instead of a second effect; the same key with another body is 409 `conflict`. 8 to 200 characters of `A-Z a-z 0-9. _: -`, e.g. a UUID. */
+        /**
+         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; anonymous: with the same request) within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
+         * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
+         */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
 import { ERROR_CODES, type ErrorCode } from '../errors/codes.ts';
 import { OPERATION_IDS } from './operation-ids.ts';
+import { IDEMPOTENCY_KEY_DESCRIPTION, IDEMPOTENCY_KEY_PATTERN } from '../idempotency.ts';
 
 type Json = Record<string, any>;
 
@@ -83,11 +84,9 @@ const PARAMETERS: Json = {
     name: 'Idempotency-Key',
     in: 'header',
     required: false,
-    description:
-      'Makes the request safe to retry: a repeat with the same key and body within 24 hours gets the first ' +
-      'answer again instead of a second effect; the same key with another body is 409 `conflict`. ' +
-      '8 to 200 characters of `A-Z a-z 0-9 . _ : -`, e.g. a UUID.',
-    schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{8,200}$' },
+    description: IDEMPOTENCY_KEY_DESCRIPTION,
+    schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN },
+    example: '7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f',
   },
 };
 
