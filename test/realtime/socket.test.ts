@@ -6,7 +6,7 @@ import { socketAuthenticator } from '@guest/realtime/socket-auth';
 import type { TestApp } from '../support/test-app.ts';
 import { http } from '../support/http.ts';
 import { confirmEmail, register, startAuthApp, type Registered } from '../write-api/auth/support.ts';
-import { connect as open, envelopeOf, refusal, tokenExpiringIn } from './support.ts';
+import { connect as open, envelopeOf, refusal, tokenExpiringIn, type Opened } from './support.ts';
 
 let t: TestApp;
 let gw: Gateway;
@@ -28,46 +28,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-interface Opened {
-  ws: WebSocket;
-  messages: any[];
-  next(type: string): Promise<any>;
-  closed: Promise<number>;
-}
-
-/** Opens a socket; resolves when open, rejects with the HTTP status of a refused upgrade. */
-function connect(query: string): Promise<Opened> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${gw.port}/v1/ws?${query}`);
-    const messages: any[] = [];
-    const waiters: Array<{ type: string; resolve: (m: any) => void }> = [];
-    ws.on('message', (raw) => {
-      const m = JSON.parse(String(raw));
-      messages.push(m);
-      for (const w of waiters.filter((w) => w.type === m.type)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(m);
-      }
-    });
-    const closed = new Promise<number>((res) => ws.on('close', (code) => res(code)));
-    ws.on('unexpected-response', (_req, res) =>
-      reject(Object.assign(new Error('refused'), { status: res.statusCode })),
-    );
-    ws.on('error', (err) => reject(err));
-    ws.on('open', () =>
-      resolve({
-        ws,
-        messages,
-        closed,
-        next: (type) => {
-          const found = messages.find((m) => m.type === type);
-          if (found) return Promise.resolve(found);
-          return new Promise((r) => waiters.push({ type, resolve: r }));
-        },
-      }),
-    );
-  });
-}
+/** Opens a socket on the gateway; rejects with the HTTP answer (`status`) of a refused upgrade. */
+const connect = (query: string): Promise<Opened> => open(`ws://127.0.0.1:${gw.port}/v1/ws?${query}`);
 
 async function ticket(token: string): Promise<string> {
   const res = await http(t.url, 'POST', '/v1/auth/ws-ticket', { token });
@@ -223,6 +185,6 @@ describe('/v1/ws (spec 5.12, DESIGN G5c, G6a)', () => {
     const out = await http(t.url, 'POST', '/v1/auth/logout', { token: second.body.access_token });
     expect(out.status).toBe(200);
     expect((await s.next('session.closed')).data.session_id).toBe(second.body.session_id);
-    expect(await s.closed).toBe(4001);
+    expect((await s.closed).code).toBe(4001);
   });
 });

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { writeApi } from '@guest/write-api';
 import { startGateway, type Gateway } from '@guest/realtime';
 import { socketAuthenticator } from '@guest/realtime/socket-auth';
@@ -8,6 +7,7 @@ import { expectEnvelope, http } from '../../support/http.ts';
 import { restrictAccount } from '@guest/write-api/restrictions';
 import { confirmEmail, login, register, relaxedLimits, type Registered } from './support.ts';
 import { guardProbeApp } from './guard-probe.ts';
+import { connect as open, type Opened } from '../../realtime/support.ts';
 
 // Issue 14 point 6, DESIGN G5b: a new restriction acts on open sessions at once, not when their
 // 15-minute access tokens run out.
@@ -44,40 +44,8 @@ async function confirmed(): Promise<Registered> {
   return u;
 }
 
-interface Socket {
-  messages: any[];
-  next(type: string): Promise<any>;
-  closed: Promise<number>;
-  ws: WebSocket;
-}
-function connect(query: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${gw.port}/v1/ws?${query}`);
-    const messages: any[] = [];
-    const waiters: Array<{ type: string; resolve: (m: any) => void }> = [];
-    ws.on('message', (raw) => {
-      const m = JSON.parse(String(raw));
-      messages.push(m);
-      for (const w of waiters.filter((x) => x.type === m.type)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(m);
-      }
-    });
-    const closed = new Promise<number>((res) => ws.on('close', (code) => res(code)));
-    ws.on('unexpected-response', (_req, res) =>
-      reject(Object.assign(new Error('refused'), { status: res.statusCode })),
-    );
-    ws.on('error', reject);
-    ws.on('open', () =>
-      resolve({
-        ws,
-        messages,
-        closed,
-        next: (type) => messages.find((m) => m.type === type) ?? new Promise((r) => waiters.push({ type, resolve: r })),
-      }),
-    );
-  });
-}
+/** Opens a socket on the gateway; rejects with the HTTP answer (`status`) of a refused upgrade. */
+const connect = (query: string): Promise<Opened> => open(`ws://127.0.0.1:${gw.port}/v1/ws?${query}`);
 
 describe('a login restriction written by any means bites from the next request', () => {
   it('an unexpired token of the account gets 403 account_restricted at once, on every signed-in route', async () => {
@@ -146,7 +114,7 @@ describe('restrictAccount (moderation tooling) reaches the open sockets too', ()
         until: until.toISOString(),
       });
       await s.next('session.closed');
-      expect(await s.closed).toBe(4001);
+      expect((await s.closed).code).toBe(4001);
     }
     expect(
       expectEnvelope(await http(t.url, 'GET', '/v1/me', { token: u.tokens.access_token }), 401, 'unauthorized').details
