@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { exitUnlessSupportedRuntime } from '@guest/config';
 import { elasticsearchRunning, ensureElasticsearch, stopElasticsearch } from './stack/elasticsearch.ts';
 import { withLock } from './stack/util.ts';
+import { vitestCli } from './vitest-cli.ts';
 
 /**
  * `npm run test:elasticsearch`: the suites that touch the search engine (read API, events,
@@ -25,16 +25,11 @@ await withLock(
   log,
 );
 
-const vitestPkg = createRequire(import.meta.url).resolve('vitest/package.json');
-const vitestCli = path.join(
-  path.dirname(vitestPkg),
-  (JSON.parse(readFileSync(vitestPkg, 'utf8')) as { bin: { vitest: string } }).bin.vitest,
-);
 const env = { ...process.env, APP_ENV: 'test', SEARCH_ENGINE: 'elasticsearch', SEARCH_URL: url };
 const run = (cmd: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}) =>
   spawnSync(cmd, args, { stdio: 'inherit', env: { ...env, ...extraEnv } }).status ?? 1;
 
-let status = run(process.execPath, [vitestCli, 'run', '--project', 'int', 'test/read-api', 'test/indexer']);
+let status = run(process.execPath, [vitestCli(), 'run', '--project', 'int', 'test/read-api', 'test/indexer']);
 if (status === 0) {
   status = run(process.execPath, [
     path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/cli.mjs'),

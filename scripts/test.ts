@@ -1,10 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import pg from 'pg';
 import { exitUnlessSupportedRuntime, loadConfig } from '@guest/config';
 import { ensureStack, runningCluster } from './stack/index.ts';
+import { vitestCli } from './vitest-cli.ts';
 
 /**
  * `npm test`: brings the real services up (or finds them up), then runs the four test tiers of
@@ -33,14 +31,8 @@ exitUnlessSupportedRuntime();
 process.stdout.write(`[test] Node.js ${process.version} (${process.execPath})\n`);
 await ensureStack();
 const env = { ...process.env, APP_ENV: 'test' };
-// vitest on this very Node.js (not whatever `npx` would find first on PATH).
-const vitestPkg = createRequire(import.meta.url).resolve('vitest/package.json');
-const vitestCli = path.join(
-  path.dirname(vitestPkg),
-  (JSON.parse(readFileSync(vitestPkg, 'utf8')) as { bin: { vitest: string } }).bin.vitest,
-);
 const vitest = (args: string[]) =>
-  spawnSync(process.execPath, [vitestCli, 'run', ...args], { stdio: 'inherit', env }).status ?? 1;
+  spawnSync(process.execPath, [vitestCli(), 'run', ...args], { stdio: 'inherit', env }).status ?? 1;
 
 if (TIERS.includes(first as Tier)) process.exit(await runTier(first as Tier, rest));
 if (first !== undefined)
