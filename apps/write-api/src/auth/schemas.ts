@@ -104,8 +104,16 @@ export const SessionIdParams = z.object({ session_id: z.uuid() });
 export const CaptchaResponse = z
   .object({
     captcha_id: z.uuid(),
-    background: z.string().meta({ description: 'PNG data URL: the picture with the gap.' }),
-    piece: z.string().meta({ description: 'PNG data URL with transparency: the piece to slide.' }),
+    background: z.string().meta({
+      description:
+        'PNG data URL: the picture with soft dark shadows of several shapes; one has the shape of the piece.',
+    }),
+    piece: z.string().meta({
+      description:
+        'PNG data URL with transparency, `piece_size` pixels square: the shape to slide onto its shadow. The answer ' +
+        'is the x offset of this square when the shape sits centred on its shadow (it is drawn a little smaller ' +
+        'and turned, so it fits inside).',
+    }),
     width: z.number().int(),
     height: z.number().int(),
     piece_size: z.number().int(),

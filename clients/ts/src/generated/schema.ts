@@ -1546,9 +1546,9 @@ export interface components {
     CaptchaResponse: {
       /** Format: uuid */
       captcha_id: string;
-      /** @description PNG data URL: the picture with the gap. */
+      /** @description PNG data URL: the picture with soft dark shadows of several shapes; one has the shape of the piece. */
       background: string;
-      /** @description PNG data URL with transparency: the piece to slide. */
+      /** @description PNG data URL with transparency, `piece_size` pixels square: the shape to slide onto its shadow. The answer is the x offset of this square when the shape sits centred on its shadow (it is drawn a little smaller and turned, so it fits inside). */
       piece: string;
       width: number;
       height: number;
@@ -3012,6 +3012,23 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
+            };
+          };
+        };
+      };
       /** @description Too Many Requests: `rate_limited`. */
       429: {
         headers: {
@@ -4096,6 +4113,23 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
+            };
+          };
+        };
+      };
       /** @description Unprocessable Entity: `schema_invalid`. */
       422: {
         headers: {
@@ -4233,7 +4267,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `captcha_required`. */
+      /** @description Forbidden: `captcha_required`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4245,7 +4279,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'captcha_required';
+              code?: 'captcha_required' | 'account_restricted';
             };
           };
         };
@@ -4708,6 +4742,23 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
+            };
+          };
+        };
+      };
       /** @description Too Many Requests: `rate_limited`. */
       429: {
         headers: {
@@ -4825,6 +4876,23 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
+            };
+          };
+        };
+      };
       /** @description Unprocessable Entity: `schema_invalid`. */
       422: {
         headers: {
@@ -4934,6 +5002,23 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'unauthorized';
+            };
+          };
+        };
+      };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
             };
           };
         };
@@ -5055,7 +5140,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5067,7 +5152,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -5166,7 +5251,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5178,7 +5263,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -5279,7 +5364,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5291,7 +5376,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -5413,7 +5498,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5425,7 +5510,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -5543,7 +5628,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5555,7 +5640,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -5677,7 +5762,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5689,7 +5774,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -5807,7 +5892,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5819,7 +5904,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -5941,7 +6026,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5953,7 +6038,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -6093,6 +6178,23 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
+            };
+          };
+        };
+      };
       /** @description Too Many Requests: `rate_limited`. */
       429: {
         headers: {
@@ -6204,6 +6306,23 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'unauthorized';
+            };
+          };
+        };
+      };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
             };
           };
         };
@@ -6338,6 +6457,23 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
+            };
+          };
+        };
+      };
       /** @description Too Many Requests: `rate_limited`. */
       429: {
         headers: {
@@ -6459,7 +6595,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6471,7 +6607,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -6591,7 +6727,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6603,7 +6739,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -6745,7 +6881,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6757,7 +6893,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -6893,6 +7029,23 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'unauthorized';
+            };
+          };
+        };
+      };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
             };
           };
         };
@@ -7135,6 +7288,23 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
+            };
+          };
+        };
+      };
       /** @description Unprocessable Entity: `schema_invalid`. */
       422: {
         headers: {
@@ -7244,6 +7414,23 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'unauthorized';
+            };
+          };
+        };
+      };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
             };
           };
         };
@@ -7363,6 +7550,23 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
+            };
+          };
+        };
+      };
       /** @description Not Found: `not_found`. */
       404: {
         headers: {
@@ -7472,6 +7676,23 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'unauthorized';
+            };
+          };
+        };
+      };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
             };
           };
         };
@@ -9271,6 +9492,23 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'unauthorized';
+            };
+          };
+        };
+      };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
             };
           };
         };
