@@ -8216,7 +8216,7 @@ export interface operations {
         timezone?: string;
         /** @description Response language (else `Accept-Language`). */
         lang?: string;
-        /** @description First day of the strip; default today in `timezone`. A day before today is refused (400 `validation_error`, reason `before_today`): past occurrences are not kept, so their days could only show 0. */
+        /** @description First day of the strip; default today in `timezone`. A day before today is refused (400 `validation_error`, reason `before_today`): past occurrences are not kept, so their days could only show 0. A strip that would run past 9999-12-31 is refused too (reason `after_last_day`). */
         first?: string;
         /** @description Days in the strip, 1 to 62; default 14. */
         days?: number;
