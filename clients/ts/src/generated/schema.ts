@@ -1542,7 +1542,7 @@ export interface components {
       /** @description Leading zero bits the SHA-256 digest must have. */
       difficulty_bits: number;
     };
-    /** @description Slider puzzle. The picture has several gaps; the piece fits only the one with its outline (tabs and notches). The piece's row is not given: show it beside the picture and let the person slide it sideways. The answer (`captcha_answer`) is the piece's x offset in pixels (a JSON integer or decimal digits); ±4 is tolerated. `captcha_nonce` carries the proof of work. A challenge is answered once, right or wrong. */
+    /** @description Slider puzzle. The picture holds soft dark shadows of several shapes (a heart, a star, a cross,...); the piece has the shape of one of them, a little smaller and turned. Its row is not given: show it beside the picture and let the person slide it sideways until it sits on its shadow (a hint such as "Slide the shape onto its shadow" helps). The answer (`captcha_answer`) is the x offset in pixels of the piece's square when the shape is centred on its shadow (a JSON integer or decimal digits); ±4 is tolerated by default. `captcha_nonce` carries the proof of work. A challenge is answered once, right or wrong. */
     CaptchaResponse: {
       /** Format: uuid */
       captcha_id: string;
