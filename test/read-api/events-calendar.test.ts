@@ -161,6 +161,11 @@ describe('GET /v1/events/calendar', () => {
     });
   });
 
+  it('a strip may end on 9999-12-31, the last day a date is written with four digits', async () => {
+    const body = await cal('?first=9999-12-30&days=2');
+    expect(body.days.map((d: { date: string }) => d.date)).toEqual(['9999-12-30', '9999-12-31']);
+  });
+
   describe('validation: 400 validation_error naming the field', () => {
     it.each([
       ['?timezone=Mars/Olympus', 'timezone'],
@@ -171,6 +176,9 @@ describe('GET /v1/events/calendar', () => {
       // Before today (Dec 1 in Bangkok): the index keeps no past occurrence to count.
       ['?first=2026-11-30', 'first'],
       ['?first=2026-11-30&timezone=Asia/Bangkok&days=7', 'first'],
+      // A strip that would run past 9999-12-31 (issue 14 point 4): its days cannot be written.
+      ['?first=9999-12-31&days=2', 'first'],
+      ['?first=9999-11-15&days=62', 'first'],
       ['?entry=cheap', 'entry'],
       ['?time=night', 'time'],
       ['?audience=kids', 'audience'],

@@ -3,24 +3,47 @@ import sharp from 'sharp';
 import type { Redis } from 'ioredis';
 
 /**
- * DESIGN G5d: a slider puzzle; the answer is the piece's x offset in pixels, plus the nonce of a
- * small proof of work.
+ * DESIGN G5d: a slider puzzle; the answer is the piece's x offset in pixels (the left edge of its
+ * box when it sits centred on its shadow), plus the nonce of a small proof of work.
  *
- * What keeps scripts out (issue 14 point 2): the piece is not a crop of the picture (it has its
- * own fill), so matching its pixels finds nothing; the picture has several gaps of different
- * shapes at different rows, with soft edges, among sharper clutter and pixel noise, so matching
- * the piece's outline against edges finds clutter as often as gaps; and the row of the piece is
- * not handed out. A person compares the outlines: only one gap has the piece's tabs and notches.
+ * What keeps scripts out (issue 14 point 2): the piece is a silhouette (a heart, a star, ...)
+ * with its own fill, turned 20-35 degrees and drawn smaller than its shadow; the picture holds
+ * that shadow, soft-edged, among shadows of other silhouettes and under sharper clutter and pixel
+ * noise. No pixel of the piece appears in the picture (crop matching finds nothing), and the
+ * piece's outline does not lie on the shadow's (edge matching finds clutter as often as a gap).
+ * A person names the shape and finds the one shadow with that name; the row is not handed out.
  * The proof of work makes each attempt cost CPU, so solving in bulk is not free either.
  */
 export const CAPTCHA_WIDTH = 320;
 export const CAPTCHA_HEIGHT = 160;
 export const PIECE_SIZE = 56;
-/** Gaps of other shapes drawn beside the real one. */
-const DISTRACTORS = 7;
-const BODY = 40;
-const MARGIN = (PIECE_SIZE - BODY) / 2;
-const TAB_R = 5;
+/** Shadows of other shapes drawn beside the real one. */
+const DECOYS = 4;
+/** The shapes are drawn in a 40 x 40 box; a shadow spans about that, the piece less. */
+const UNIT = 40;
+
+/**
+ * Silhouettes a person names at a glance (a heart is a heart turned 30 degrees), far apart from
+ * each other, each filling most of the 40 x 40 box.
+ */
+const SHAPES: Record<string, string> = {
+  heart: 'M20 37 C 6 27 0 17 6 9 C 11 3 18 5 20 11 C 22 5 29 3 34 9 C 40 17 34 27 20 37 Z',
+  star: polygon(Array.from({ length: 10 }, (_, i) => polar(i % 2 ? 8 : 19.5, -90 + i * 36))),
+  triangle: polygon([polar(20, -90), polar(20, 30), polar(20, 150)]),
+  cross: 'M14 2 H26 V14 H38 V26 H26 V38 H14 V26 H2 V14 H14 Z',
+  hourglass: 'M4 4 H36 L22 20 L36 36 H4 L18 20 Z',
+  arrow: 'M2 14 H20 V4 L38 20 L20 36 V26 H2 Z',
+  bolt: 'M23 1 L6 23 H18 L14 39 L34 14 H22 Z',
+};
+const FAMILIES = Object.keys(SHAPES);
+
+function polar(r: number, deg: number): [number, number] {
+  const a = (deg * Math.PI) / 180;
+  return [20 + r * Math.cos(a), 20 + r * Math.sin(a)];
+}
+function polygon(points: Array<[number, number]>): string {
+  return `M${points.map(([x, y]) => `${x.toFixed(2)} ${y.toFixed(2)}`).join(' L')} Z`;
+}
 
 export interface ProofOfWork {
   algorithm: 'sha256';
@@ -32,7 +55,7 @@ export interface ProofOfWork {
 
 export interface CaptchaChallenge {
   captchaId: string;
-  /** Background with the gaps, as a PNG data URL. */
+  /** Background with the shadows, as a PNG data URL. */
   background: string;
   /** The piece to slide, a PNG with transparency, as a data URL. */
   piece: string;
@@ -45,64 +68,13 @@ export interface CaptchaChallenge {
 
 interface Stored {
   x: number;
+  /** Kept for pictures of the solution in tests; never handed out. */
+  y: number;
   prefix: string;
   bits: number;
 }
 
 const key = (id: string) => `captcha:${id}`;
-
-/** One side of the body: no tab (0), a tab out (1) or a notch in (-1), centred at `at` (0..1). */
-type Side = { kind: -1 | 0 | 1; at: number };
-type Shape = [Side, Side, Side, Side];
-
-function randomShape(): Shape {
-  for (;;) {
-    const sides = Array.from({ length: 4 }, () => ({
-      kind: (randomInt(3) - 1) as -1 | 0 | 1,
-      at: 0.35 + randomInt(31) / 100,
-    })) as Shape;
-    if (sides.filter((s) => s.kind !== 0).length >= 2) return sides;
-  }
-}
-
-/**
- * Near misses: exactly one side differs (a tab, a notch or a straight edge), which a person
- * sees and an outline matcher barely scores.
- */
-function nearMiss(of: Shape): Shape {
-  for (;;) {
-    const side = randomInt(4);
-    const kind = (randomInt(3) - 1) as -1 | 0 | 1;
-    if (kind === of[side]!.kind) continue;
-    const s = of.map((x) => ({ ...x, at: 0.35 + randomInt(31) / 100 })) as Shape;
-    s[side] = { kind, at: s[side]!.at };
-    if (s.filter((x) => x.kind !== 0).length >= 2) return s;
-  }
-}
-
-// Clockwise around the body; on each side a tab is an arc bulging out (sweep 1) or in (sweep 0).
-function shapePath(shape: Shape): string {
-  const a = MARGIN;
-  const b = MARGIN + BODY;
-  const half = TAB_R * 0.8;
-  const [top, right, bottom, left] = shape;
-  const parts = [`M ${a} ${a}`];
-  const tab = (side: Side, from: [number, number], to: [number, number]) => {
-    if (side.kind === 0) return `L ${to[0]} ${to[1]}`;
-    const cx = from[0] + (to[0] - from[0]) * side.at;
-    const cy = from[1] + (to[1] - from[1]) * side.at;
-    const dx = Math.sign(to[0] - from[0]) * half;
-    const dy = Math.sign(to[1] - from[1]) * half;
-    const sweep = side.kind === 1 ? 1 : 0;
-    return `L ${cx - dx} ${cy - dy} A ${TAB_R} ${TAB_R} 0 1 ${sweep} ${cx + dx} ${cy + dy} L ${to[0]} ${to[1]}`;
-  };
-  parts.push(tab(top, [a, a], [b, a]));
-  parts.push(tab(right, [b, a], [b, b]));
-  parts.push(tab(bottom, [b, b], [a, b]));
-  parts.push(tab(left, [a, b], [a, a]));
-  parts.push('Z');
-  return parts.join(' ');
-}
 
 function backgroundSvg(): string {
   const hue = randomInt(360);
@@ -121,9 +93,9 @@ function backgroundSvg(): string {
     } else if (kind === 1) {
       shapes.push(`<circle cx="${x}" cy="${y}" r="${randomInt(6, 30)}" fill="${fill}" opacity="${op}"/>`);
     } else {
-      // Decoys with the body's own size, so an outline of that size is everywhere.
+      // Sharp outlines of the shadows' size everywhere, for an outline matcher to land on.
       shapes.push(
-        `<rect x="${x}" y="${y}" width="${BODY + randomInt(-4, 5)}" height="${BODY + randomInt(-4, 5)}" rx="${randomInt(0, 6)}" fill="${fill}" opacity="${op}"/>`,
+        `<rect x="${x}" y="${y}" width="${UNIT + randomInt(-8, 5)}" height="${UNIT + randomInt(-8, 5)}" rx="${randomInt(0, 8)}" fill="${fill}" opacity="${op}" transform="rotate(${randomInt(-30, 30)} ${x} ${y})"/>`,
       );
     }
   }
@@ -138,44 +110,47 @@ function backgroundSvg(): string {
 <rect width="100%" height="100%" fill="url(#g)"/>${shapes.join('')}</svg>`;
 }
 
-/**
- * Soft-edged dark gaps, each turned and scaled a little about its centre, plus soft dark blobs
- * without tabs: a person sees the outlines; an edge or template matcher finds no exact fit.
- */
-function gapsSvg(gaps: Array<{ x: number; y: number; shape: Shape }>): Buffer {
-  const c = PIECE_SIZE / 2;
-  const paths = gaps
-    .map((g) => {
-      const turn = randomInt(-14, 15);
-      const scale = (randomInt(95, 116) / 100).toFixed(2);
-      return `<g transform="translate(${g.x + c} ${g.y + c}) rotate(${turn}) scale(${scale}) translate(${-c} ${-c})"><path d="${shapePath(g.shape)}" fill="rgba(0,0,0,0.5)" stroke="rgba(255,255,255,0.6)" stroke-width="1.5" stroke-dasharray="1.5 4" filter="url(#soft)"/></g>`;
-    })
+interface Shadow {
+  /** Centre in the picture. */
+  cx: number;
+  cy: number;
+  family: string;
+  turn: number;
+  scale: number;
+}
+
+/** Soft dark shadows: a person sees the silhouettes; their blurred edges are weaker than clutter's. */
+function shadowsSvg(shadows: Shadow[]): Buffer {
+  const c = UNIT / 2;
+  const paths = shadows
+    .map(
+      (s) =>
+        `<g transform="translate(${s.cx} ${s.cy}) rotate(${s.turn}) scale(${s.scale.toFixed(2)}) translate(${-c} ${-c})"><path d="${SHAPES[s.family]}" fill="rgba(0,0,0,0.55)" filter="url(#soft)"/></g>`,
+    )
     .join('');
-  const blobs = Array.from({ length: 3 }, () => {
-    const size = BODY + randomInt(-6, 9);
-    const x = randomInt(CAPTCHA_WIDTH - size);
-    const y = randomInt(CAPTCHA_HEIGHT - size);
-    return `<rect x="${x}" y="${y}" width="${size}" height="${size}" rx="${randomInt(2, 12)}" fill="rgba(0,0,0,0.4)" stroke="rgba(255,255,255,0.6)" stroke-width="1.5" stroke-dasharray="1.5 4" filter="url(#soft)" transform="rotate(${randomInt(-20, 21)} ${x + size / 2} ${y + size / 2})"/>`;
-  }).join('');
   return Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${CAPTCHA_WIDTH}" height="${CAPTCHA_HEIGHT}"><defs><filter id="soft" x="-20%" y="-20%" width="140%" height="140%"><feGaussianBlur stdDeviation="1.5"/></filter></defs>${blobs}${paths}</svg>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${CAPTCHA_WIDTH}" height="${CAPTCHA_HEIGHT}"><defs><filter id="soft" x="-30%" y="-30%" width="160%" height="160%"><feGaussianBlur stdDeviation="2.5"/></filter></defs>${paths}</svg>`,
   );
 }
 
-// The piece's own picture: a gradient with blobs, unrelated to the background under the gap.
-function pieceSvg(shape: Shape): Buffer {
+// The piece's own picture: a gradient with blobs, unrelated to the picture under its shadow.
+function pieceSvg(family: string, turn: number, scale: number): Buffer {
   const hue = randomInt(360);
   const blobs = Array.from(
     { length: 6 },
     () =>
-      `<circle cx="${randomInt(PIECE_SIZE)}" cy="${randomInt(PIECE_SIZE)}" r="${randomInt(3, 12)}" fill="hsl(${randomInt(360)},50%,${randomInt(35, 85)}%)" opacity="0.7"/>`,
+      `<circle cx="${randomInt(UNIT)}" cy="${randomInt(UNIT)}" r="${randomInt(3, 10)}" fill="hsl(${randomInt(360)},50%,${randomInt(35, 85)}%)" opacity="0.7"/>`,
   ).join('');
+  const c = UNIT / 2;
   return Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${PIECE_SIZE}" height="${PIECE_SIZE}"><defs>` +
       `<linearGradient id="p" x1="${randomInt(2)}" y1="0" x2="${randomInt(2)}" y2="1"><stop offset="0" stop-color="hsl(${hue},45%,${randomInt(40, 85)}%)"/><stop offset="1" stop-color="hsl(${(hue + 40) % 360},45%,${randomInt(40, 85)}%)"/></linearGradient>` +
-      `<clipPath id="c"><path d="${shapePath(shape)}"/></clipPath></defs>` +
-      // Drawn smaller than the gaps: a person matches shapes across sizes, a fixed template does not.
-      `<g transform="rotate(${(randomInt(2) ? 1 : -1) * randomInt(5, 13)} ${PIECE_SIZE / 2} ${PIECE_SIZE / 2}) translate(${PIECE_SIZE * 0.1} ${PIECE_SIZE * 0.1}) scale(0.8)"><g clip-path="url(#c)"><rect width="100%" height="100%" fill="url(#p)"/>${blobs}</g></g></svg>`,
+      `<clipPath id="c"><path d="${SHAPES[family]}"/></clipPath></defs>` +
+      `<g transform="translate(${PIECE_SIZE / 2} ${PIECE_SIZE / 2}) rotate(${turn}) scale(${scale.toFixed(2)}) translate(${-c} ${-c})">` +
+      `<g clip-path="url(#c)"><rect width="${UNIT}" height="${UNIT}" fill="url(#p)"/>${blobs}</g>` +
+      // A dark rim, so the piece stands out wherever it is dragged (a light one would give a
+      // template matcher the shadow's own light-outside, dark-inside pattern).
+      `<path d="${SHAPES[family]}" fill="none" stroke="black" stroke-opacity="0.7" stroke-width="${(1.6 / scale).toFixed(2)}"/></g></svg>`,
   );
 }
 
@@ -194,26 +169,24 @@ async function withNoise(image: ReturnType<typeof sharp>, amplitude: number): Pr
 }
 
 /**
- * The real gap within the answer's range, then the others anywhere, none covering another: a gap
- * partly hidden would stand out from the whole one.
+ * The real shadow first, its box within the answer's range (never at the slider's start), then
+ * the decoys anywhere, none touching another: a shadow partly hidden would stand out.
  */
-function placeGaps(count: number): Array<{ x: number; y: number }> {
+function placeShadows(count: number): Array<{ cx: number; cy: number }> {
+  const half = PIECE_SIZE / 2;
   for (;;) {
-    const boxes = [
-      {
-        x: randomInt(PIECE_SIZE + 16, CAPTCHA_WIDTH - PIECE_SIZE - 4),
-        y: randomInt(4, CAPTCHA_HEIGHT - PIECE_SIZE - 4),
-      },
+    const centres = [
+      { cx: randomInt(40, CAPTCHA_WIDTH - PIECE_SIZE - 7) + half, cy: randomInt(26, CAPTCHA_HEIGHT - 25) },
     ];
-    for (let tries = 0; boxes.length < count && tries < 500; tries++) {
-      const c = { x: randomInt(2, CAPTCHA_WIDTH - PIECE_SIZE - 2), y: randomInt(2, CAPTCHA_HEIGHT - PIECE_SIZE - 2) };
-      if (boxes.every((b) => Math.abs(b.x - c.x) >= PIECE_SIZE - 8 || Math.abs(b.y - c.y) >= PIECE_SIZE - 8)) {
-        boxes.push(c);
-      }
+    for (let tries = 0; centres.length < count && tries < 500; tries++) {
+      const c = { cx: randomInt(26, CAPTCHA_WIDTH - 25), cy: randomInt(26, CAPTCHA_HEIGHT - 25) };
+      if (centres.every((o) => Math.hypot(o.cx - c.cx, o.cy - c.cy) >= UNIT + 10)) centres.push(c);
     }
-    if (boxes.length === count) return boxes;
+    if (centres.length === count) return centres;
   }
 }
+
+const pick = <T>(items: readonly T[]): T => items[randomInt(items.length)]!;
 
 export function powSatisfied(prefix: string, nonce: string, bits: number): boolean {
   if (!/^[0-9]{1,20}$/.test(nonce)) return false;
@@ -235,23 +208,29 @@ export function powSatisfied(prefix: string, nonce: string, bits: number): boole
 
 /** Draws a new puzzle with sharp and remembers its answer in Redis for `ttlS` seconds. */
 export async function createCaptcha(redis: Redis, ttlS: number, powBits: number): Promise<CaptchaChallenge> {
-  const boxes = placeGaps(1 + DISTRACTORS);
-  const shape = randomShape();
-  const shapes: Shape[] = [shape];
-  while (shapes.length < boxes.length) {
-    // Near misses only, so the outline alone hardly tells the real gap.
-    shapes.push(nearMiss(shape));
-  }
-  // The real gap has the piece's tabs and notches, but each somewhere else along its side: a
-  // person compares which side has what, a template finds no exact fit there either.
-  shapes[0] = shape.map((side) => ({ kind: side.kind, at: 0.35 + randomInt(31) / 100 })) as Shape;
-  const gaps = boxes.map((b, i) => ({ ...b, shape: shapes[i]! }));
+  const centres = placeShadows(1 + DECOYS);
+  const families = [...FAMILIES];
+  const shadows: Shadow[] = centres.map((c) => {
+    // Each decoy a different silhouette from the piece's and from the other decoys'.
+    const family = families.splice(randomInt(families.length), 1)[0]!;
+    return { ...c, family, turn: randomInt(-30, 31), scale: randomInt(102, 115) / 100 };
+  });
+  const real = shadows[0]!;
+  // Turned away from its shadow and smaller: a person still sees a heart, its outline no longer
+  // lies on the shadow's edge.
+  const pieceTurn = real.turn + pick([-1, 1]) * randomInt(20, 36);
+  const pieceScale = randomInt(72, 80) / 100;
   const base = await sharp(Buffer.from(backgroundSvg())).png().toBuffer();
-  const background = await withNoise(sharp(base).composite([{ input: gapsSvg(gaps) }]), 14);
-  const piece = await withNoise(sharp(pieceSvg(shape)), 10);
+  const background = await withNoise(sharp(base).composite([{ input: shadowsSvg(shadows) }]), 14);
+  const piece = await withNoise(sharp(pieceSvg(real.family, pieceTurn, pieceScale)), 10);
 
   const captchaId = randomUUID();
-  const stored: Stored = { x: boxes[0]!.x, prefix: randomBytes(16).toString('hex'), bits: powBits };
+  const stored: Stored = {
+    x: real.cx - PIECE_SIZE / 2,
+    y: real.cy - PIECE_SIZE / 2,
+    prefix: randomBytes(16).toString('hex'),
+    bits: powBits,
+  };
   await redis.set(key(captchaId), JSON.stringify(stored), 'EX', ttlS);
   return {
     captchaId,

@@ -1,5 +1,5 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { AppError } from '@guest/http-kit';
+import { AppError, GUARD_FACTS, type GuardFacts } from '@guest/http-kit';
 import { AuthError, authenticate, type AuthContext, type RestrictionKind } from './authenticate.ts';
 
 declare module 'fastify' {
@@ -70,7 +70,7 @@ function enforce(auth: AuthContext, opts: GuardOptions): void {
  * `req.auth` before the per-actor rate limit and idempotency scope read them.
  */
 export function requireAuth(opts: GuardOptions = {}): onRequestAsyncHookHandler {
-  return async (req) => {
+  const hook: onRequestAsyncHookHandler = async (req) => {
     const token = bearerToken(req);
     if (token === null) throw unauthorized('missing');
     if (!token) throw unauthorized('invalid');
@@ -79,6 +79,12 @@ export function requireAuth(opts: GuardOptions = {}): onRequestAsyncHookHandler 
     req.actorId = auth.accountId;
     enforce(auth, opts);
   };
+  // For the OpenAPI document: such a route answers 403 `account_restricted` to a restricted account.
+  return marked(hook, { restrictable: !opts.allowLoginRestricted || Boolean(opts.restrictions?.length) });
+}
+
+function marked(hook: onRequestAsyncHookHandler, facts: GuardFacts): onRequestAsyncHookHandler {
+  return Object.assign(hook, { [GUARD_FACTS]: facts });
 }
 
 /**
@@ -86,7 +92,7 @@ export function requireAuth(opts: GuardOptions = {}): onRequestAsyncHookHandler 
  * header; a header that is present but bad is still 401, so a client learns to refresh.
  */
 export function optionalAuth(): onRequestAsyncHookHandler {
-  return async (req) => {
+  const hook: onRequestAsyncHookHandler = async (req) => {
     const token = bearerToken(req);
     req.auth = null;
     if (token === null) return;
@@ -95,6 +101,7 @@ export function optionalAuth(): onRequestAsyncHookHandler {
     req.auth = auth;
     req.actorId = auth.accountId;
   };
+  return marked(hook, { restrictable: true });
 }
 
 /** The caller of a route guarded by `requireAuth`. */

@@ -15,6 +15,7 @@ export { RateLimiter, type RateLimitResult } from './rate-limit.ts';
 export { purgeExpiredIdempotencyKeys } from './idempotency.ts';
 export { HealthResponse } from './health.ts';
 export { INTERFACE_VERSION } from './openapi.ts';
+export { GUARD_FACTS, type GuardFacts } from './openapi/finish.ts';
 export { createServer, type AppPlugin, type ServerOptions } from './server.ts';
 export { installGracefulShutdown } from './shutdown.ts';
 export {

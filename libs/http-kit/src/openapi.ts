@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { z } from 'zod';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { finishDocument, ROUTE_FACTS } from './openapi/finish.ts';
+import { finishDocument, GUARD_FACTS, ROUTE_FACTS, type GuardFacts } from './openapi/finish.ts';
 
 type Transform = typeof jsonSchemaTransform;
 
@@ -21,6 +21,8 @@ const transform: Transform = (input) => {
   const config = (input.route?.config ?? {}) as { idempotent?: boolean; rateLimitExempt?: boolean };
   if (config.idempotent) out.schema[ROUTE_FACTS.idempotent] = true;
   if (!config.rateLimitExempt) out.schema[ROUTE_FACTS.rateLimited] = true;
+  const hooks = [input.route?.onRequest ?? []].flat() as Array<{ [GUARD_FACTS]?: GuardFacts }>;
+  if (hooks.some((h) => h[GUARD_FACTS]?.restrictable)) out.schema[ROUTE_FACTS.restrictable] = true;
   for (const part of ['querystring', 'params', 'headers'] as const) {
     const converted = out.schema?.[part];
     if (converted && typeof converted === 'object' && '$ref' in converted && original[part]) {

@@ -5,7 +5,9 @@ import { login, PASSWORD, register, startAuthApp, uniqueEmail } from './support.
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startAuthApp();
+  // Several wrong passwords against one email here: no captcha or back-off in the way (those
+  // have their own files).
+  t = await startAuthApp({ CAPTCHA_AFTER_FAILED_LOGINS_PER_EMAIL: 100, LOGIN_BACKOFF_FREE_FAILURES: 100 });
 });
 afterAll(async () => t?.close());
 
@@ -109,6 +111,17 @@ describe('POST /v1/auth/login', () => {
     expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 900, refresh_token: expect.any(String) });
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect((await http(t.url, 'GET', '/v1/auth/sessions', { token: res.body.access_token })).status).toBe(200);
+  });
+
+  it('checks the password exactly as it was set: no truncation, trimming or case folding', async () => {
+    // ASVS 5.0 6.2.8, docs/security.md. A long password whose first 72 bytes match is not the
+    // same password either (bcrypt would cut there).
+    const long = `${'a long passphrase, '.repeat(5)}and its end`;
+    const u = await register(t, { password: long });
+    for (const near of [long.toUpperCase(), ` ${long}`, `${long} `, long.slice(0, -1), long.slice(0, 72)]) {
+      expectEnvelope(await login(t, u.email, near), 401, 'unauthorized');
+    }
+    expect((await login(t, u.email, long)).status).toBe(200);
   });
 
   it('answers a wrong password and an unknown email alike: 401 unauthorized, same message and details', async () => {

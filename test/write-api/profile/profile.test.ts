@@ -197,6 +197,25 @@ describe('PATCH /v1/me', () => {
     expect(e.details.fields).toEqual(['notify_push']);
   });
 
+  it('refuses read-only fields (email, its confirmation, status, restrictions) with 422 naming them, changing nothing', async () => {
+    // ASVS 5.0 8.2.3 (no write to a field the caller may only read), docs/security.md.
+    const g = await signedIn(t);
+    const before = (await http(t.url, 'GET', '/v1/me', { token: g.token })).body;
+    const e = expectEnvelope(
+      await patch(g, {
+        first_name: 'Changed',
+        email: 'someone.else@example.com',
+        email_confirmed: true,
+        status: 'active',
+        restrictions: [],
+      }),
+      422,
+      'schema_invalid',
+    );
+    expect([...e.details.fields].sort()).toEqual(['email', 'email_confirmed', 'restrictions', 'status']);
+    expect((await http(t.url, 'GET', '/v1/me', { token: g.token })).body).toEqual(before);
+  });
+
   it('a new phone number is unconfirmed; the same number keeps its confirmation', async () => {
     const g = await signedIn(t);
     await patch(g, { phone: '+66812345678' });

@@ -206,7 +206,8 @@ export function calendarParams(
     first: dateParam.optional().meta({
       description:
         'First day of the strip; default today in `timezone`. A day before today is refused (400 `validation_error`, ' +
-        'reason `before_today`): past occurrences are not kept, so their days could only show 0.',
+        'reason `before_today`): past occurrences are not kept, so their days could only show 0. A strip that would ' +
+        'run past 9999-12-31 is refused too (reason `after_last_day`).',
     }),
     days: z.coerce
       .number()

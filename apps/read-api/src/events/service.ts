@@ -23,7 +23,10 @@ import type { EventFilterQuery } from './params.ts';
 import { resumeList, safeInts } from './list-cursor.ts';
 import { listScopeAt, requestToday, resolveFilters } from './scope.ts';
 import type { EventCardT } from './schemas.ts';
-import { calendarWindow, checkDayFilters, listWindow } from './window.ts';
+import { calendarWindow, checkDayFilters, daysBetween, listWindow } from './window.ts';
+
+/** The last day a `YYYY-MM-DD` can name: a strip running past it would hold unwritable dates. */
+const LAST_DAY = '9999-12-31';
 
 /** What the events service needs, given by whoever builds it (the app, a bench, a test). */
 export interface EventsServiceDeps {
@@ -61,6 +64,11 @@ export function createEventsService(deps: EventsServiceDeps) {
       if (q.first !== undefined && q.first < today) {
         throw errors.validation('first', `\`first\` must not be before today (${today} in ${q.timezone}).`, {
           reason: 'before_today',
+        });
+      }
+      if (q.first !== undefined && daysBetween(q.first, LAST_DAY) < q.days - 1) {
+        throw errors.validation('first', `The strip of ${q.days} days from \`first\` would run past ${LAST_DAY}.`, {
+          reason: 'after_last_day',
         });
       }
       const days = await loadCalendar(deps, { filters, today, now }, q.first ?? today, q.days);

@@ -104,8 +104,16 @@ export const SessionIdParams = z.object({ session_id: z.uuid() });
 export const CaptchaResponse = z
   .object({
     captcha_id: z.uuid(),
-    background: z.string().meta({ description: 'PNG data URL: the picture with the gap.' }),
-    piece: z.string().meta({ description: 'PNG data URL with transparency: the piece to slide.' }),
+    background: z.string().meta({
+      description:
+        'PNG data URL: the picture with soft dark shadows of several shapes; one has the shape of the piece.',
+    }),
+    piece: z.string().meta({
+      description:
+        'PNG data URL with transparency, `piece_size` pixels square: the shape to slide onto its shadow. The answer ' +
+        'is the x offset of this square when the shape sits centred on its shadow (it is drawn a little smaller ' +
+        'and turned, so it fits inside).',
+    }),
     width: z.number().int(),
     height: z.number().int(),
     piece_size: z.number().int(),
@@ -124,7 +132,12 @@ export const CaptchaResponse = z
   .meta({
     id: 'CaptchaResponse',
     description:
-      "Slider puzzle (DESIGN G5d). The picture has several gaps; the piece fits only the one with its outline (tabs and notches). The piece's row is not given: show it beside the picture and let the person slide it sideways. The answer (`captcha_answer`) is the piece's x offset in pixels (a JSON integer or decimal digits); ±4 is tolerated. `captcha_nonce` carries the proof of work. A challenge is answered once, right or wrong.",
+      'Slider puzzle (DESIGN G5d). The picture holds soft dark shadows of several shapes (a heart, a star, a cross, ...); ' +
+      'the piece has the shape of one of them, a little smaller and turned. Its row is not given: show it beside the ' +
+      'picture and let the person slide it sideways until it sits on its shadow (a hint such as "Slide the shape onto ' +
+      'its shadow" helps). The answer (`captcha_answer`) is the x offset in pixels of the piece\'s square when the shape ' +
+      'is centred on its shadow (a JSON integer or decimal digits); ±4 is tolerated by default. `captcha_nonce` carries ' +
+      'the proof of work. A challenge is answered once, right or wrong.',
   });
 
 /**

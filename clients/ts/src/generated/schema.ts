@@ -1542,13 +1542,13 @@ export interface components {
       /** @description Leading zero bits the SHA-256 digest must have. */
       difficulty_bits: number;
     };
-    /** @description Slider puzzle. The picture has several gaps; the piece fits only the one with its outline (tabs and notches). The piece's row is not given: show it beside the picture and let the person slide it sideways. The answer (`captcha_answer`) is the piece's x offset in pixels (a JSON integer or decimal digits); ±4 is tolerated. `captcha_nonce` carries the proof of work. A challenge is answered once, right or wrong. */
+    /** @description Slider puzzle. The picture holds soft dark shadows of several shapes (a heart, a star, a cross,...); the piece has the shape of one of them, a little smaller and turned. Its row is not given: show it beside the picture and let the person slide it sideways until it sits on its shadow (a hint such as "Slide the shape onto its shadow" helps). The answer (`captcha_answer`) is the x offset in pixels of the piece's square when the shape is centred on its shadow (a JSON integer or decimal digits); ±4 is tolerated by default. `captcha_nonce` carries the proof of work. A challenge is answered once, right or wrong. */
     CaptchaResponse: {
       /** Format: uuid */
       captcha_id: string;
-      /** @description PNG data URL: the picture with the gap. */
+      /** @description PNG data URL: the picture with soft dark shadows of several shapes; one has the shape of the piece. */
       background: string;
-      /** @description PNG data URL with transparency: the piece to slide. */
+      /** @description PNG data URL with transparency, `piece_size` pixels square: the shape to slide onto its shadow. The answer is the x offset of this square when the shape sits centred on its shadow (it is drawn a little smaller and turned, so it fits inside). */
       piece: string;
       width: number;
       height: number;
@@ -3012,6 +3012,23 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
+            };
+          };
+        };
+      };
       /** @description Too Many Requests: `rate_limited`. */
       429: {
         headers: {
@@ -4096,6 +4113,23 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
+            };
+          };
+        };
+      };
       /** @description Unprocessable Entity: `schema_invalid`. */
       422: {
         headers: {
@@ -4233,7 +4267,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `captcha_required`. */
+      /** @description Forbidden: `captcha_required`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4245,7 +4279,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'captcha_required';
+              code?: 'captcha_required' | 'account_restricted';
             };
           };
         };
@@ -4708,6 +4742,23 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
+            };
+          };
+        };
+      };
       /** @description Too Many Requests: `rate_limited`. */
       429: {
         headers: {
@@ -4825,6 +4876,23 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
+            };
+          };
+        };
+      };
       /** @description Unprocessable Entity: `schema_invalid`. */
       422: {
         headers: {
@@ -4934,6 +5002,23 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'unauthorized';
+            };
+          };
+        };
+      };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
             };
           };
         };
@@ -5055,7 +5140,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5067,7 +5152,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -5166,7 +5251,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5178,7 +5263,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -5279,7 +5364,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5291,7 +5376,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -5413,7 +5498,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5425,7 +5510,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -5543,7 +5628,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5555,7 +5640,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -5677,7 +5762,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5689,7 +5774,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -5807,7 +5892,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5819,7 +5904,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -5941,7 +6026,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5953,7 +6038,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -6093,6 +6178,23 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
+            };
+          };
+        };
+      };
       /** @description Too Many Requests: `rate_limited`. */
       429: {
         headers: {
@@ -6204,6 +6306,23 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'unauthorized';
+            };
+          };
+        };
+      };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
             };
           };
         };
@@ -6338,6 +6457,23 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
+            };
+          };
+        };
+      };
       /** @description Too Many Requests: `rate_limited`. */
       429: {
         headers: {
@@ -6459,7 +6595,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6471,7 +6607,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -6591,7 +6727,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6603,7 +6739,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -6745,7 +6881,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `email_not_confirmed`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6757,7 +6893,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'email_not_confirmed';
+              code?: 'email_not_confirmed' | 'account_restricted';
             };
           };
         };
@@ -6893,6 +7029,23 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'unauthorized';
+            };
+          };
+        };
+      };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
             };
           };
         };
@@ -7135,6 +7288,23 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
+            };
+          };
+        };
+      };
       /** @description Unprocessable Entity: `schema_invalid`. */
       422: {
         headers: {
@@ -7244,6 +7414,23 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'unauthorized';
+            };
+          };
+        };
+      };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
             };
           };
         };
@@ -7363,6 +7550,23 @@ export interface operations {
           };
         };
       };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
+            };
+          };
+        };
+      };
       /** @description Not Found: `not_found`. */
       404: {
         headers: {
@@ -7472,6 +7676,23 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'unauthorized';
+            };
+          };
+        };
+      };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
             };
           };
         };
@@ -7995,7 +8216,7 @@ export interface operations {
         timezone?: string;
         /** @description Response language (else `Accept-Language`). */
         lang?: string;
-        /** @description First day of the strip; default today in `timezone`. A day before today is refused (400 `validation_error`, reason `before_today`): past occurrences are not kept, so their days could only show 0. */
+        /** @description First day of the strip; default today in `timezone`. A day before today is refused (400 `validation_error`, reason `before_today`): past occurrences are not kept, so their days could only show 0. A strip that would run past 9999-12-31 is refused too (reason `after_last_day`). */
         first?: string;
         /** @description Days in the strip, 1 to 62; default 14. */
         days?: number;
@@ -9271,6 +9492,23 @@ export interface operations {
             error?: {
               /** @enum {string} */
               code?: 'unauthorized';
+            };
+          };
+        };
+      };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'account_restricted';
             };
           };
         };

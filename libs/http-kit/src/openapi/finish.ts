@@ -10,7 +10,17 @@ type Json = Record<string, any>;
 export const ROUTE_FACTS = {
   idempotent: 'x-guest-idempotent',
   rateLimited: 'x-guest-rate-limited',
+  restrictable: 'x-guest-restrictable',
 } as const;
+
+/**
+ * Set by a sign-in guard on its hook function (libs/auth), read by the OpenAPI transform: a
+ * route whose guard answers 403 `account_restricted` to a restricted account's token.
+ */
+export const GUARD_FACTS = Symbol.for('guest.guard-facts');
+export interface GuardFacts {
+  restrictable: boolean;
+}
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
@@ -148,8 +158,10 @@ function finishOperation(path: string, method: string, op: Json): void {
 
   const idempotent = op[ROUTE_FACTS.idempotent] === true;
   const rateLimited = op[ROUTE_FACTS.rateLimited] === true;
+  const restrictable = op[ROUTE_FACTS.restrictable] === true;
   delete op[ROUTE_FACTS.idempotent];
   delete op[ROUTE_FACTS.rateLimited];
+  delete op[ROUTE_FACTS.restrictable];
   const conditional = CONDITIONAL.has(op.operationId);
 
   const params: Json[] = (op.parameters ?? []).filter(
@@ -170,6 +182,12 @@ function finishOperation(path: string, method: string, op: Json): void {
   if (rateLimited) responses['429'] ??= { content: { 'application/json': { schema: {} } } };
   responses['503'] ??= { content: { 'application/json': { schema: {} } } };
   const listed = codesIn(op.description);
+  // A restricted account's token is turned away by the guard before the route runs, whatever
+  // the route's own description names (issue 14 point 6).
+  if (restrictable) {
+    responses['403'] ??= { content: { 'application/json': { schema: {} } } };
+    if (!listed.includes('account_restricted')) listed.push('account_restricted');
+  }
   for (const [status, response] of Object.entries(responses) as Array<[string, Json]>) {
     const n = Number(status);
     const headers: Json = { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } };
