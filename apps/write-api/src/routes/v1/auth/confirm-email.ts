@@ -8,6 +8,12 @@ export default async function confirmEmail(app: FastifyInstance, { services }: W
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/confirm-email',
     {
+      config: {
+        example: {
+          body: { token: 'Yt3k9QzP1mVb7LwR2sXc8NfA4hJd6GeU' },
+          response: { ok: true, message: 'Email confirmed.' },
+        },
+      },
       schema: {
         tags: ['auth'],
         summary: 'Confirm the email address with the emailed token',

@@ -10,6 +10,12 @@ export default async function mediaFile(app: FastifyInstance, { services }: Writ
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/media/:media_id',
     {
+      config: {
+        example: {
+          params: { media_id: '6f2d8c4a-1b3e-4f5a-9c7d-2e8b0a4c6d1f' },
+          query: { t: 'mt_Q2x7Lp9Vb3Nk8Rz1Wd5Fh6Js4Gc0Ym2T' },
+        },
+      },
       onRequest: optionalAuth(),
       // No automatic HEAD: a link checker's HEAD would otherwise spend a single-use ticket.
       exposeHeadRoute: false,
