@@ -7522,7 +7522,7 @@ export interface operations {
       query?: {
         /**
          * @description One-time file ticket.
-         * @example mt_Q2x7Lp9Vb3Nk8Rz1Wd5Fh6Js4Gc0Ym2T
+         * @example CzrywtoF39Kt370e_47DHjtPAKjWMAEZuH2Oc97BNHQ
          */
         t?: string | null;
       };
@@ -7547,7 +7547,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          '*/*': string;
         };
       };
       /** @description Bad Request: `validation_error`. */
@@ -7683,7 +7683,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'image/jpeg': string;
         };
       };
       /** @description Not Found: `not_found`. */

@@ -15,6 +15,11 @@ export interface OperationExample {
   body?: unknown;
   /** The success answer's JSON body for that request; absent when it has none (204, a file). */
   response?: unknown;
+  /**
+   * The success answer is a file of this media type (`image/jpeg`, or a range such as `*\/*`), not
+   * JSON: the document says so, with a binary schema, instead of the route's placeholder schema.
+   */
+  file?: string;
 }
 
 declare module 'fastify' {

@@ -213,11 +213,14 @@ function applyExample(path: string, op: Json, example: OperationExample): void {
   if (example.body !== undefined) {
     for (const media of Object.values<Json>(op.requestBody?.content ?? {})) media.example = example.body;
   }
-  if (example.response !== undefined) {
-    const success = Object.keys(op.responses ?? {})
-      .filter((s) => Number(s) >= 200 && Number(s) < 300)
-      .sort()[0];
-    const media = success && op.responses[success].content?.['application/json'];
+  const success = Object.keys(op.responses ?? {})
+    .filter((s) => Number(s) >= 200 && Number(s) < 300)
+    .sort()[0];
+  if (!success) return;
+  if (example.file) {
+    op.responses[success].content = { [example.file]: { schema: { type: 'string', format: 'binary' } } };
+  } else if (example.response !== undefined) {
+    const media = op.responses[success].content?.['application/json'];
     if (media) media.example = example.response;
   }
 }

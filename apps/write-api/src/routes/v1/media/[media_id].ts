@@ -12,8 +12,9 @@ export default async function mediaFile(app: FastifyInstance, { services }: Writ
     {
       config: {
         example: {
+          file: '*/*',
           params: { media_id: '6f2d8c4a-1b3e-4f5a-9c7d-2e8b0a4c6d1f' },
-          query: { t: 'mt_Q2x7Lp9Vb3Nk8Rz1Wd5Fh6Js4Gc0Ym2T' },
+          query: { t: 'CzrywtoF39Kt370e_47DHjtPAKjWMAEZuH2Oc97BNHQ' },
         },
       },
       onRequest: optionalAuth(),
