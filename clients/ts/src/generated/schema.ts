@@ -2828,7 +2828,7 @@ export interface operations {
           /**
            * @example {
            *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiJmNTcyMmU1NS05ZTQzLTQwNjktYjc5Zi1jNmI3NzdiYzJhZGMiLCJzdWIiOiIyYTU1ZjNjZi00Y2I0LTQyY2MtYWFkMi0zZTUyNTFmYTA2ZmIiLCJhdWQiOiJndWVzdCIsImV4cCI6MTc5NTQ3NjUwMn0.q7yXc2VnZ2VzdGVkLXNpZ25hdHVyZS1mb3ItZG9jcw",
-           *       "refresh_token": "rt_9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+           *       "refresh_token": "yrTV0EILK_g300YF-qO4FecaXsVyA0Aolvy_hnLUwTc",
            *       "token_type": "Bearer",
            *       "expires_in": 900,
            *       "session_id": "803535e3-91c9-4d8b-a1f2-8b25e647399b"
@@ -2974,7 +2974,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "token": "Yt3k9QzP1mVb7LwR2sXc8NfA4hJd6GeU"
+         *       "token": "b7Qm2xK9_pLw4RtZ0vNc8HfJ3sDy6GeUaT1oXi5kVq0"
          *     }
          */
         'application/json': components['schemas']['ConfirmEmailRequest'];
@@ -3234,7 +3234,7 @@ export interface operations {
           /**
            * @example {
            *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiJmNTcyMmU1NS05ZTQzLTQwNjktYjc5Zi1jNmI3NzdiYzJhZGMiLCJzdWIiOiIyYTU1ZjNjZi00Y2I0LTQyY2MtYWFkMi0zZTUyNTFmYTA2ZmIiLCJhdWQiOiJndWVzdCIsImV4cCI6MTc5NTQ3NjUwMn0.q7yXc2VnZ2VzdGVkLXNpZ25hdHVyZS1mb3ItZG9jcw",
-           *       "refresh_token": "rt_9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+           *       "refresh_token": "yrTV0EILK_g300YF-qO4FecaXsVyA0Aolvy_hnLUwTc",
            *       "token_type": "Bearer",
            *       "expires_in": 900,
            *       "session_id": "f5722e55-9e43-4069-b79f-c6b777bc2adc"
@@ -3380,7 +3380,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "refresh_token": "rt_9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+         *       "refresh_token": "yrTV0EILK_g300YF-qO4FecaXsVyA0Aolvy_hnLUwTc"
          *     }
          */
         'application/json': components['schemas']['RefreshRequest'];
@@ -3399,7 +3399,7 @@ export interface operations {
           /**
            * @example {
            *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiJmNTcyMmU1NS05ZTQzLTQwNjktYjc5Zi1jNmI3NzdiYzJhZGMiLCJzdWIiOiIyYTU1ZjNjZi00Y2I0LTQyY2MtYWFkMi0zZTUyNTFmYTA2ZmIiLCJhdWQiOiJndWVzdCIsImV4cCI6MTc5NTQ3NjUwMn0.q7yXc2VnZ2VzdGVkLXNpZ25hdHVyZS1mb3ItZG9jcw",
-           *       "refresh_token": "rt_9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+           *       "refresh_token": "yrTV0EILK_g300YF-qO4FecaXsVyA0Aolvy_hnLUwTc",
            *       "token_type": "Bearer",
            *       "expires_in": 900,
            *       "session_id": "f5722e55-9e43-4069-b79f-c6b777bc2adc"
@@ -4133,7 +4133,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "token": "Kp4x8Wq2Zr6Tn1Vb9Ls3Hd7Fj5Gm0Yc2Q",
+         *       "token": "Kp4x8Wq2Zr6Tn1Vb9Ls3Hd7Fj5Gm0Yc2Q-aE3uR8wNt",
          *       "password": "amber meadow compass 28"
          *     }
          */
@@ -4563,7 +4563,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "token": "Dz5r1Qm8Xw3Kb7Pt2Nv6Hs9Lc4Jf0Gy1A"
+         *       "token": "Dz5r1Qm8Xw3Kb7Pt2Nv6Hs9Lc4Jf0Gy1A_mW4pS7eLq"
          *     }
          */
         'application/json': components['schemas']['ConfirmEmailRequest'];
@@ -5259,9 +5259,9 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "notifications": 0,
-           *       "messages": 0,
-           *       "assistant": 0
+           *       "notifications": 2,
+           *       "messages": 3,
+           *       "assistant": 1
            *     }
            */
           'application/json': components['schemas']['BadgesResponse'];

@@ -10,7 +10,7 @@ export default async function confirmEmail(app: FastifyInstance, { services }: W
     {
       config: {
         example: {
-          body: { token: 'Yt3k9QzP1mVb7LwR2sXc8NfA4hJd6GeU' },
+          body: { token: 'b7Qm2xK9_pLw4RtZ0vNc8HfJ3sDy6GeUaT1oXi5kVq0' },
           response: { ok: true, message: 'Email confirmed.' },
         },
       },

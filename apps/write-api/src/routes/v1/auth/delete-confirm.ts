@@ -10,7 +10,7 @@ export default async function deleteConfirm(app: FastifyInstance, { services }: 
     {
       config: {
         example: {
-          body: { token: 'Dz5r1Qm8Xw3Kb7Pt2Nv6Hs9Lc4Jf0Gy1A' },
+          body: { token: 'Dz5r1Qm8Xw3Kb7Pt2Nv6Hs9Lc4Jf0Gy1A_mW4pS7eLq' },
           response: { ok: true, message: 'Account deleted.' },
         },
       },

@@ -10,7 +10,7 @@ export default async function passwordResetConfirm(app: FastifyInstance, { servi
     {
       config: {
         example: {
-          body: { token: 'Kp4x8Wq2Zr6Tn1Vb9Ls3Hd7Fj5Gm0Yc2Q', password: 'amber meadow compass 28' },
+          body: { token: 'Kp4x8Wq2Zr6Tn1Vb9Ls3Hd7Fj5Gm0Yc2Q-aE3uR8wNt', password: 'amber meadow compass 28' },
           response: { ok: true, message: 'Password changed. Sign in with the new password.' },
         },
       },
