@@ -15,7 +15,7 @@ const step = (msg: string) => process.stdout.write(`[dev] ${msg}\n`);
 exitUnlessSupportedRuntime();
 step(`Node.js ${process.version} (${process.execPath})`);
 
-step('bringing up Postgres, Redis and OpenSearch');
+step('bringing up Postgres, Redis and the search engine');
 await ensureStack();
 const config = loadConfigOrExit();
 

@@ -106,7 +106,24 @@ export function registerHealth(app: FastifyInstance, runtime: Runtime, version: 
           'when all answer, 503 when any does not, `checks` saying which. Not rate-limited, for monitors.',
         response: { 200: HealthResponse, 503: HealthResponse },
       },
-      config: { rateLimitExempt: true },
+      config: {
+        rateLimitExempt: true,
+        example: {
+          response: {
+            status: 'ok',
+            version: '0.1.0',
+            environment: 'production',
+            uptime_s: 5,
+            checks: {
+              database: { status: 'ok', latency_ms: 10 },
+              cache: { status: 'ok', latency_ms: 5 },
+              search: { status: 'ok', latency_ms: 36, engine: 'opensearch', version: '3.8.0' },
+              storage: { status: 'ok', latency_ms: 13 },
+            },
+            indexer: { pending: 0, lag_s: 0, retrying: 0, dead: 0 },
+          },
+        },
+      },
     },
     async (_req, reply) => {
       const names = Object.keys(checks) as Array<keyof typeof checks>;
@@ -166,7 +183,7 @@ export function registerOperatorEndpoints(app: FastifyInstance, runtime: Runtime
         description: 'Liveness probe: 200 while the process can answer at all; restart it when this fails.',
         response: { 200: z.object({ status: z.literal('ok') }).meta({ id: 'LiveResponse' }) },
       },
-      config: { rateLimitExempt: true },
+      config: { rateLimitExempt: true, example: { response: { status: 'ok' } } },
     },
     async (_req, reply) => {
       reply.header('cache-control', 'no-store');
@@ -184,7 +201,21 @@ export function registerOperatorEndpoints(app: FastifyInstance, runtime: Runtime
           'pending; 503 naming each check that failed, so a load balancer sends no traffic here meanwhile.',
         response: { 200: ReadyResponse, 503: ReadyResponse },
       },
-      config: { rateLimitExempt: true },
+      config: {
+        rateLimitExempt: true,
+        example: {
+          response: {
+            status: 'ready',
+            checks: {
+              database: { status: 'ok', latency_ms: 14 },
+              migrations: { status: 'ok', latency_ms: 14 },
+              cache: { status: 'ok', latency_ms: 4 },
+              search: { status: 'ok', latency_ms: 258, engine: 'opensearch', version: '3.8.0' },
+              storage: { status: 'ok', latency_ms: 41 },
+            },
+          },
+        },
+      },
     },
     async (_req, reply) => {
       const migrations: Check = async () => {

@@ -31,3 +31,4 @@ export {
 export { runHttpServer, packageVersion } from './start.ts';
 export { publicBaseUrl } from './public-url.ts';
 export { addGauge } from './metrics.ts';
+export type { OperationExample } from './openapi/example.ts';

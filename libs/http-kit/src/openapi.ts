@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { z } from 'zod';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { finishDocument, GUARD_FACTS, ROUTE_FACTS, type GuardFacts } from './openapi/finish.ts';
+import type { OperationExample } from './openapi/example.ts';
 
 type Transform = typeof jsonSchemaTransform;
 
@@ -18,8 +19,13 @@ const transform: Transform = (input) => {
   const original = (input.schema ?? {}) as Record<string, unknown>;
   // Facts only the route knows, for the document pass (finish.ts), which sees operations only.
   out.schema ??= {};
-  const config = (input.route?.config ?? {}) as { idempotent?: boolean; rateLimitExempt?: boolean };
+  const config = (input.route?.config ?? {}) as {
+    idempotent?: boolean;
+    rateLimitExempt?: boolean;
+    example?: OperationExample;
+  };
   if (config.idempotent) out.schema[ROUTE_FACTS.idempotent] = true;
+  if (config.example) out.schema[ROUTE_FACTS.example] = config.example;
   if (!config.rateLimitExempt) out.schema[ROUTE_FACTS.rateLimited] = true;
   const hooks = [input.route?.onRequest ?? []].flat() as Array<{ [GUARD_FACTS]?: GuardFacts }>;
   if (hooks.some((h) => h[GUARD_FACTS]?.restrictable)) out.schema[ROUTE_FACTS.restrictable] = true;

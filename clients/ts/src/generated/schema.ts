@@ -2414,6 +2414,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": "ok",
+           *       "version": "0.1.0",
+           *       "environment": "production",
+           *       "uptime_s": 5,
+           *       "checks": {
+           *         "database": {
+           *           "status": "ok",
+           *           "latency_ms": 10
+           *         },
+           *         "cache": {
+           *           "status": "ok",
+           *           "latency_ms": 5
+           *         },
+           *         "search": {
+           *           "status": "ok",
+           *           "latency_ms": 36,
+           *           "engine": "opensearch",
+           *           "version": "3.8.0"
+           *         },
+           *         "storage": {
+           *           "status": "ok",
+           *           "latency_ms": 13
+           *         }
+           *       },
+           *       "indexer": {
+           *         "pending": 0,
+           *         "lag_s": 0,
+           *         "retrying": 0,
+           *         "dead": 0
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['HealthResponse'];
         };
       };
@@ -2454,6 +2488,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": "ok"
+           *     }
+           */
           'application/json': components['schemas']['LiveResponse'];
         };
       };
@@ -2494,6 +2533,35 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": "ready",
+           *       "checks": {
+           *         "database": {
+           *           "status": "ok",
+           *           "latency_ms": 14
+           *         },
+           *         "migrations": {
+           *           "status": "ok",
+           *           "latency_ms": 14
+           *         },
+           *         "cache": {
+           *           "status": "ok",
+           *           "latency_ms": 4
+           *         },
+           *         "search": {
+           *           "status": "ok",
+           *           "latency_ms": 258,
+           *           "engine": "opensearch",
+           *           "version": "3.8.0"
+           *         },
+           *         "storage": {
+           *           "status": "ok",
+           *           "latency_ms": 41
+           *         }
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ReadyResponse'];
         };
       };
@@ -2518,7 +2586,10 @@ export interface operations {
   checkEmailAvailability: {
     parameters: {
       query: {
-        /** @description 3 to 320 characters. */
+        /**
+         * @description 3 to 320 characters.
+         * @example anna.lee@example.com
+         */
         email: string;
       };
       header?: {
@@ -2539,6 +2610,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "available": true
+           *     }
+           */
           'application/json': components['schemas']['EmailAvailabilityResponse'];
         };
       };
@@ -2635,6 +2711,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "captcha_id": "8c36dca4-0450-4979-92b9-70a2422d7066",
+           *       "background": "data:image/png;base64,iVBORw0KGgoAAAANSU…",
+           *       "piece": "data:image/png;base64,iVBORw0KGgoAAAANSU…",
+           *       "width": 320,
+           *       "height": 160,
+           *       "piece_size": 56,
+           *       "pow": {
+           *         "algorithm": "sha256",
+           *         "prefix": "f3dcf83a4203a0b462aa9213bbccf8a3",
+           *         "difficulty_bits": 13
+           *       },
+           *       "expires_in": 120
+           *     }
+           */
           'application/json': components['schemas']['CaptchaResponse'];
         };
       };
@@ -2710,6 +2802,16 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "first_name": "Anna",
+         *       "last_name": "Lee",
+         *       "email": "anna.lee@example.com",
+         *       "password": "plum harbor lantern 57",
+         *       "accept_terms": true,
+         *       "marketing_opt_in": false
+         *     }
+         */
         'application/json': components['schemas']['RegisterRequest'];
       };
     };
@@ -2723,6 +2825,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiJmNTcyMmU1NS05ZTQzLTQwNjktYjc5Zi1jNmI3NzdiYzJhZGMiLCJzdWIiOiIyYTU1ZjNjZi00Y2I0LTQyY2MtYWFkMi0zZTUyNTFmYTA2ZmIiLCJhdWQiOiJndWVzdCIsImV4cCI6MTc5NTQ3NjUwMn0.q7yXc2VnZ2VzdGVkLXNpZ25hdHVyZS1mb3ItZG9jcw",
+           *       "refresh_token": "yrTV0EILK_g300YF-qO4FecaXsVyA0Aolvy_hnLUwTc",
+           *       "token_type": "Bearer",
+           *       "expires_in": 900,
+           *       "session_id": "803535e3-91c9-4d8b-a1f2-8b25e647399b"
+           *     }
+           */
           'application/json': components['schemas']['TokenPairResponse'];
         };
       };
@@ -2861,6 +2972,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "token": "b7Qm2xK9_pLw4RtZ0vNc8HfJ3sDy6GeUaT1oXi5kVq0"
+         *     }
+         */
         'application/json': components['schemas']['ConfirmEmailRequest'];
       };
     };
@@ -2874,6 +2990,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "message": "Email confirmed."
+           *     }
+           */
           'application/json': components['schemas']['MessageResponse'];
         };
       };
@@ -2992,6 +3114,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "message": "Confirmation email sent."
+           *     }
+           */
           'application/json': components['schemas']['MessageResponse'];
         };
       };
@@ -3101,6 +3229,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "email": "anna.lee@example.com",
+         *       "password": "plum harbor lantern 57"
+         *     }
+         */
         'application/json': components['schemas']['LoginRequest'];
       };
     };
@@ -3114,6 +3248,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiJmNTcyMmU1NS05ZTQzLTQwNjktYjc5Zi1jNmI3NzdiYzJhZGMiLCJzdWIiOiIyYTU1ZjNjZi00Y2I0LTQyY2MtYWFkMi0zZTUyNTFmYTA2ZmIiLCJhdWQiOiJndWVzdCIsImV4cCI6MTc5NTQ3NjUwMn0.q7yXc2VnZ2VzdGVkLXNpZ25hdHVyZS1mb3ItZG9jcw",
+           *       "refresh_token": "yrTV0EILK_g300YF-qO4FecaXsVyA0Aolvy_hnLUwTc",
+           *       "token_type": "Bearer",
+           *       "expires_in": 900,
+           *       "session_id": "f5722e55-9e43-4069-b79f-c6b777bc2adc"
+           *     }
+           */
           'application/json': components['schemas']['TokenPairResponse'];
         };
       };
@@ -3252,6 +3395,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "refresh_token": "yrTV0EILK_g300YF-qO4FecaXsVyA0Aolvy_hnLUwTc"
+         *     }
+         */
         'application/json': components['schemas']['RefreshRequest'];
       };
     };
@@ -3265,6 +3413,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiJmNTcyMmU1NS05ZTQzLTQwNjktYjc5Zi1jNmI3NzdiYzJhZGMiLCJzdWIiOiIyYTU1ZjNjZi00Y2I0LTQyY2MtYWFkMi0zZTUyNTFmYTA2ZmIiLCJhdWQiOiJndWVzdCIsImV4cCI6MTc5NTQ3NjUwMn0.q7yXc2VnZ2VzdGVkLXNpZ25hdHVyZS1mb3ItZG9jcw",
+           *       "refresh_token": "yrTV0EILK_g300YF-qO4FecaXsVyA0Aolvy_hnLUwTc",
+           *       "token_type": "Bearer",
+           *       "expires_in": 900,
+           *       "session_id": "f5722e55-9e43-4069-b79f-c6b777bc2adc"
+           *     }
+           */
           'application/json': components['schemas']['TokenPairResponse'];
         };
       };
@@ -3417,6 +3574,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ticket": "4wDHhDiHtgh0Zl8cDg4_6ZyEdN3S-c1k-Q0j_B8LBl0",
+           *       "expires_in": 60
+           *     }
+           */
           'application/json': components['schemas']['WsTicketResponse'];
         };
       };
@@ -3530,6 +3693,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "message": "Signed out."
+           *     }
+           */
           'application/json': components['schemas']['MessageResponse'];
         };
       };
@@ -3626,6 +3795,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "message": "Signed out of 0 other sessions."
+           *     }
+           */
           'application/json': components['schemas']['MessageResponse'];
         };
       };
@@ -3722,6 +3897,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example [
+           *       {
+           *         "id": "f5722e55-9e43-4069-b79f-c6b777bc2adc",
+           *         "current": true,
+           *         "created_at": "2026-11-23T21:43:22.055Z",
+           *         "last_used_at": "2026-11-23T21:43:22.083Z",
+           *         "expires_at": "2026-12-23T21:43:22.083Z",
+           *         "ip": "127.0.0.1",
+           *         "user_agent": "node"
+           *       },
+           *       {
+           *         "id": "803535e3-91c9-4d8b-a1f2-8b25e647399b",
+           *         "current": false,
+           *         "created_at": "2026-11-23T21:43:21.584Z",
+           *         "last_used_at": "2026-11-23T21:43:21.584Z",
+           *         "expires_at": "2026-12-23T21:43:21.584Z",
+           *         "ip": "127.0.0.1",
+           *         "user_agent": "node"
+           *       }
+           *     ]
+           */
           'application/json': components['schemas']['SessionResponse'][];
         };
       };
@@ -3814,6 +4011,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "email": "anna.lee@example.com"
+         *     }
+         */
         'application/json': components['schemas']['PasswordResetRequest'];
       };
     };
@@ -3946,6 +4148,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "token": "Kp4x8Wq2Zr6Tn1Vb9Ls3Hd7Fj5Gm0Yc2Q-aE3uR8wNt",
+         *       "password": "amber meadow compass 28"
+         *     }
+         */
         'application/json': components['schemas']['PasswordResetConfirm'];
       };
     };
@@ -3959,6 +4167,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "message": "Password changed. Sign in with the new password."
+           *     }
+           */
           'application/json': components['schemas']['MessageResponse'];
         };
       };
@@ -4063,6 +4277,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "current_password": "plum harbor lantern 57",
+         *       "new_password": "quiet orchard kettle 93"
+         *     }
+         */
         'application/json': components['schemas']['PasswordChangeRequest'];
       };
     };
@@ -4076,6 +4296,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "message": "Password changed. Other sessions were signed out."
+           *     }
+           */
           'application/json': components['schemas']['MessageResponse'];
         };
       };
@@ -4219,6 +4445,7 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /** @example {} */
         'application/json': components['schemas']['DeleteRequest'] | null;
       };
     };
@@ -4368,6 +4595,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "token": "Dz5r1Qm8Xw3Kb7Pt2Nv6Hs9Lc4Jf0Gy1A_mW4pS7eLq"
+         *     }
+         */
         'application/json': components['schemas']['ConfirmEmailRequest'];
       };
     };
@@ -4381,6 +4613,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "message": "Account deleted."
+           *     }
+           */
           'application/json': components['schemas']['MessageResponse'];
         };
       };
@@ -4494,6 +4732,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example [
+           *       {
+           *         "id": "f5722e55-9e43-4069-b79f-c6b777bc2adc",
+           *         "current": true,
+           *         "created_at": "2026-11-23T21:43:22.055Z",
+           *         "last_used_at": "2026-11-23T21:43:22.083Z",
+           *         "expires_at": "2026-12-23T21:43:22.083Z",
+           *         "ip": "127.0.0.1",
+           *         "user_agent": "node"
+           *       },
+           *       {
+           *         "id": "803535e3-91c9-4d8b-a1f2-8b25e647399b",
+           *         "current": false,
+           *         "created_at": "2026-11-23T21:43:21.584Z",
+           *         "last_used_at": "2026-11-23T21:43:21.584Z",
+           *         "expires_at": "2026-12-23T21:43:21.584Z",
+           *         "ip": "127.0.0.1",
+           *         "user_agent": "node"
+           *       }
+           *     ]
+           */
           'application/json': components['schemas']['SessionResponse'][];
         };
       };
@@ -4577,6 +4837,7 @@ export interface operations {
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
       };
       path: {
+        /** @example 3b8f1c2e-7d4a-4e6b-9a5c-0d1e2f3a4b5c */
         session_id: string;
       };
       cookie?: never;
@@ -4592,6 +4853,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ok": true,
+           *       "message": "Session ended."
+           *     }
+           */
           'application/json': components['schemas']['MessageResponse'];
         };
       };
@@ -4722,6 +4989,37 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "2a55f3cf-4cb4-42cc-aad2-3e5251fa06fb",
+           *       "email": "anna.lee@example.com",
+           *       "email_confirmed": true,
+           *       "status": "active",
+           *       "first_name": "Anna",
+           *       "last_name": "Lee",
+           *       "avatar_url": null,
+           *       "birth_date": null,
+           *       "gender": null,
+           *       "phone": null,
+           *       "phone_confirmed": false,
+           *       "citizenship": null,
+           *       "residence_country": null,
+           *       "billing_address": null,
+           *       "emergency_contact": null,
+           *       "language": null,
+           *       "currency": null,
+           *       "verification_status": "none",
+           *       "verified_at": null,
+           *       "notify_push": true,
+           *       "notify_email": true,
+           *       "notify_marketing": false,
+           *       "bookings_count": 0,
+           *       "rating_avg": null,
+           *       "rating_count": 0,
+           *       "created_at": "2026-11-23T21:43:21.584Z",
+           *       "restrictions": []
+           *     }
+           */
           'application/json': components['schemas']['ProfileResponse'];
         };
       };
@@ -4826,6 +5124,16 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "first_name": "Anna",
+         *       "phone": "+66812345678",
+         *       "birth_date": "1990-05-17",
+         *       "citizenship": "DE",
+         *       "residence_country": "TH",
+         *       "language": "en"
+         *     }
+         */
         'application/json': components['schemas']['ProfileUpdateRequest'];
       };
     };
@@ -4839,6 +5147,37 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "2a55f3cf-4cb4-42cc-aad2-3e5251fa06fb",
+           *       "email": "anna.lee@example.com",
+           *       "email_confirmed": true,
+           *       "status": "active",
+           *       "first_name": "Anna",
+           *       "last_name": "Lee",
+           *       "avatar_url": null,
+           *       "birth_date": "1990-05-17",
+           *       "gender": null,
+           *       "phone": "+66812345678",
+           *       "phone_confirmed": false,
+           *       "citizenship": "DE",
+           *       "residence_country": "TH",
+           *       "billing_address": null,
+           *       "emergency_contact": null,
+           *       "language": "en",
+           *       "currency": null,
+           *       "verification_status": "none",
+           *       "verified_at": null,
+           *       "notify_push": true,
+           *       "notify_email": true,
+           *       "notify_marketing": false,
+           *       "bookings_count": 0,
+           *       "rating_avg": null,
+           *       "rating_count": 0,
+           *       "created_at": "2026-11-23T21:43:21.584Z",
+           *       "restrictions": []
+           *     }
+           */
           'application/json': components['schemas']['ProfileResponse'];
         };
       };
@@ -4986,6 +5325,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "notifications": 2,
+           *       "messages": 3,
+           *       "assistant": 1
+           *     }
+           */
           'application/json': components['schemas']['BadgesResponse'];
         };
       };
@@ -5090,6 +5436,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "file": "(the image's bytes: JPEG, PNG, HEIC or WebP)"
+         *     }
+         */
         'multipart/form-data': components['schemas']['AvatarUploadRequest'];
       };
     };
@@ -5103,6 +5454,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "avatar_url": "https://api.example.com/v1/media/avatars/ef1c492e4d804f27b15d71f95d0614039bab4608508a161649b0ab5e0efe2bbb.jpg"
+           *     }
+           */
           'application/json': components['schemas']['AvatarResponse'];
         };
       };
@@ -5344,6 +5700,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "stay": {},
+           *       "experience": {},
+           *       "service": {},
+           *       "map_view": {}
+           *     }
+           */
           'application/json': components['schemas']['SearchFiltersResponse'];
         };
       };
@@ -5448,6 +5812,23 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "stay": {
+         *         "guests": 2,
+         *         "price_max": 5000,
+         *         "amenities": [
+         *           "pool",
+         *           "wifi"
+         *         ]
+         *       },
+         *       "map_view": {
+         *         "lat": 7.82,
+         *         "lon": 98.3,
+         *         "zoom": 12
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['SearchFiltersRequest'];
       };
     };
@@ -5461,6 +5842,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "stay": {
+           *         "guests": 2,
+           *         "amenities": [
+           *           "pool",
+           *           "wifi"
+           *         ],
+           *         "price_max": 5000
+           *       },
+           *       "experience": {},
+           *       "service": {},
+           *       "map_view": {
+           *         "lat": 7.82,
+           *         "lon": 98.3,
+           *         "zoom": 12
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['SearchFiltersResponse'];
         };
       };
@@ -5608,6 +6008,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "groups": [
+           *         {
+           *           "code": "booking",
+           *           "items": [
+           *             {
+           *               "code": "booking.status",
+           *               "enabled": true,
+           *               "default": true,
+           *               "marketing": false
+           *             },
+           *             {
+           *               "code": "booking.reminder",
+           *               "enabled": true,
+           *               "default": true,
+           *               "marketing": false
+           *             }
+           *           ]
+           *         },
+           *         {
+           *           "code": "messages",
+           *           "items": [
+           *             {
+           *               "code": "message.unread_digest",
+           *               "enabled": true,
+           *               "default": true,
+           *               "marketing": false
+           *             }
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['EmailPrefsBody'];
         };
       };
@@ -5712,6 +6146,14 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "prefs": {
+         *         "marketing.news": false,
+         *         "review.request": true
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['EmailPrefsUpdate'];
       };
     };
@@ -5725,6 +6167,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "groups": [
+           *         {
+           *           "code": "booking",
+           *           "items": [
+           *             {
+           *               "code": "booking.status",
+           *               "enabled": true,
+           *               "default": true,
+           *               "marketing": false
+           *             },
+           *             {
+           *               "code": "booking.reminder",
+           *               "enabled": true,
+           *               "default": true,
+           *               "marketing": false
+           *             }
+           *           ]
+           *         },
+           *         {
+           *           "code": "messages",
+           *           "items": [
+           *             {
+           *               "code": "message.unread_digest",
+           *               "enabled": true,
+           *               "default": true,
+           *               "marketing": false
+           *             }
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['EmailPrefsBody'];
         };
       };
@@ -5872,6 +6348,41 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "enabled": true,
+           *       "groups": [
+           *         {
+           *           "code": "messages",
+           *           "items": [
+           *             {
+           *               "code": "message.new",
+           *               "enabled": true,
+           *               "default": true,
+           *               "marketing": false
+           *             }
+           *           ]
+           *         },
+           *         {
+           *           "code": "booking",
+           *           "items": [
+           *             {
+           *               "code": "booking.status",
+           *               "enabled": true,
+           *               "default": true,
+           *               "marketing": false
+           *             },
+           *             {
+           *               "code": "booking.reminder",
+           *               "enabled": true,
+           *               "default": true,
+           *               "marketing": false
+           *             }
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['PushPrefsBody'];
         };
       };
@@ -5976,6 +6487,14 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "enabled": true,
+         *       "prefs": {
+         *         "marketing.offers": false
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['PushPrefsUpdate'];
       };
     };
@@ -5989,6 +6508,41 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "enabled": true,
+           *       "groups": [
+           *         {
+           *           "code": "messages",
+           *           "items": [
+           *             {
+           *               "code": "message.new",
+           *               "enabled": true,
+           *               "default": true,
+           *               "marketing": false
+           *             }
+           *           ]
+           *         },
+           *         {
+           *           "code": "booking",
+           *           "items": [
+           *             {
+           *               "code": "booking.status",
+           *               "enabled": true,
+           *               "default": true,
+           *               "marketing": false
+           *             },
+           *             {
+           *               "code": "booking.reminder",
+           *               "enabled": true,
+           *               "default": true,
+           *               "marketing": false
+           *             }
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['PushPrefsBody'];
         };
       };
@@ -6120,7 +6674,10 @@ export interface operations {
       query?: {
         /** @description Opaque cursor from `next_cursor` of the previous page. */
         cursor?: string;
-        /** @description Page size, 1 to 100; default 20. */
+        /**
+         * @description Page size, 1 to 100; default 20.
+         * @example 20
+         */
         limit?: number;
       };
       header?: {
@@ -6141,6 +6698,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "listing_id": 1,
+           *           "kind": "stay",
+           *           "title": "Kata sea-view villa",
+           *           "added_at": "2026-11-23T21:43:22.397Z"
+           *         }
+           *       ],
+           *       "next_cursor": null,
+           *       "has_more": false
+           *     }
+           */
           'application/json': components['schemas']['FavoritesPage'];
         };
       };
@@ -6258,6 +6829,7 @@ export interface operations {
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
       };
       path: {
+        /** @example 1 */
         listing_id: number;
       };
       cookie?: never;
@@ -6273,6 +6845,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "listing_id": 1,
+           *       "is_favorite": true,
+           *       "added_at": "2026-11-23T21:43:22.397Z"
+           *     }
+           */
           'application/json': components['schemas']['FavoriteResponse'];
         };
       };
@@ -6407,6 +6986,7 @@ export interface operations {
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
       };
       path: {
+        /** @example 1 */
         listing_id: number;
       };
       cookie?: never;
@@ -6532,12 +7112,19 @@ export interface operations {
   listTransactions: {
     parameters: {
       query?: {
+        /** @example all */
         type?: 'all' | 'payments' | 'refunds';
         /** @description Opaque cursor from `next_cursor` of the previous page. */
         cursor?: string;
-        /** @description Page size, 1 to 100; default 20. */
+        /**
+         * @description Page size, 1 to 100; default 20.
+         * @example 20
+         */
         limit?: number;
-        /** @description Zone of "this month" in `summary`; default `Asia/Bangkok`. */
+        /**
+         * @description Zone of "this month" in `summary`; default `Asia/Bangkok`.
+         * @example Asia/Bangkok
+         */
         timezone?: string;
       };
       header?: {
@@ -6558,6 +7145,70 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "pay_3c7d62f6a165fc8ec8e9",
+           *           "kind": "booking_payment",
+           *           "state": "pending",
+           *           "amount_minor": 90000,
+           *           "currency": "THB",
+           *           "order_amount_minor": 90000,
+           *           "order_currency": "THB",
+           *           "exchange_rate": "1",
+           *           "method": "qr",
+           *           "bank_operation_id": null,
+           *           "refund_of": null,
+           *           "occurred_at": "2026-11-23T08:00:00+07:00",
+           *           "timezone": "Asia/Bangkok",
+           *           "target": {
+           *             "type": "booking",
+           *             "id": "bk_demo_3",
+           *             "title": "Thai cooking class"
+           *           }
+           *         },
+           *         {
+           *           "id": "ref_1de5dd5e24c84212cb9e",
+           *           "kind": "booking_refund",
+           *           "state": "paid",
+           *           "amount_minor": 178000,
+           *           "currency": "THB",
+           *           "order_amount_minor": 5000,
+           *           "order_currency": "USD",
+           *           "exchange_rate": "35.6",
+           *           "method": "card",
+           *           "bank_operation_id": "OP-100412",
+           *           "refund_of": "pay_62239e3edebed40583f6",
+           *           "occurred_at": "2026-11-22T16:00:00+07:00",
+           *           "timezone": "Asia/Bangkok",
+           *           "target": {
+           *             "type": "booking",
+           *             "id": "bk_demo_2",
+           *             "title": "Phi Phi islands boat trip"
+           *           }
+           *         }
+           *       ],
+           *       "next_cursor": null,
+           *       "has_more": false,
+           *       "summary": {
+           *         "month": "2026-11",
+           *         "timezone": "Asia/Bangkok",
+           *         "paid": [
+           *           {
+           *             "amount_minor": 356000,
+           *             "currency": "THB"
+           *           }
+           *         ],
+           *         "refunded": [
+           *           {
+           *             "amount_minor": 178000,
+           *             "currency": "THB"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['TransactionsPage'];
         };
       };
@@ -6675,6 +7326,7 @@ export interface operations {
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
       };
       path: {
+        /** @example pay_434d404e46ef05943804 */
         tx_id: string;
       };
       cookie?: never;
@@ -6690,6 +7342,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "pay_434d404e46ef05943804",
+           *       "kind": "booking_payment",
+           *       "state": "paid",
+           *       "amount_minor": 1250000,
+           *       "currency": "THB",
+           *       "order_amount_minor": 1250000,
+           *       "order_currency": "THB",
+           *       "exchange_rate": "1",
+           *       "method": "card",
+           *       "bank_operation_id": "OP-100201",
+           *       "refund_of": null,
+           *       "occurred_at": "2026-10-14T12:00:00+07:00",
+           *       "timezone": "Asia/Bangkok",
+           *       "target": {
+           *         "type": "booking",
+           *         "id": "bk_demo_1",
+           *         "title": "Sea-view villa, Kata"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['TransactionResponse'];
         };
       };
@@ -6829,6 +7503,7 @@ export interface operations {
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
+        /** @example 6f2d8c4a-1b3e-4f5a-9c7d-2e8b0a4c6d1f */
         media_id: string;
       };
       cookie?: never;
@@ -6844,6 +7519,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ticket": "CzrywtoF39Kt370e_47DHjtPAKjWMAEZuH2Oc97BNHQ",
+           *       "url": "https://api.example.com/v1/media/ef1c492e-4d80-4f27-b15d-71f95d061403?t=CzrywtoF39Kt370e_47DHjtPAKjWMAEZuH2Oc97BNHQ",
+           *       "expires_in": 60,
+           *       "expires_at": "2026-11-23T21:44:22.225Z"
+           *     }
+           */
           'application/json': components['schemas']['MediaTicketResponse'];
         };
       };
@@ -6973,7 +7656,10 @@ export interface operations {
   getMedia: {
     parameters: {
       query?: {
-        /** @description One-time file ticket. */
+        /**
+         * @description One-time file ticket.
+         * @example CzrywtoF39Kt370e_47DHjtPAKjWMAEZuH2Oc97BNHQ
+         */
         t?: string | null;
       };
       header?: {
@@ -6981,6 +7667,7 @@ export interface operations {
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
       };
       path: {
+        /** @example 6f2d8c4a-1b3e-4f5a-9c7d-2e8b0a4c6d1f */
         media_id: string;
       };
       cookie?: never;
@@ -6996,7 +7683,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          '*/*': string;
         };
       };
       /** @description Bad Request: `validation_error`. */
@@ -7130,7 +7817,10 @@ export interface operations {
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
       };
       path: {
-        /** @description The last segment of `avatar_url`: `<64 hex digits>.jpg`. */
+        /**
+         * @description The last segment of `avatar_url`: `<64 hex digits>.jpg`.
+         * @example 5e1f0c3a9b7d2e4f6a8c0b1d3e5f7a9c2b4d6e8f0a1c3e5b7d9f1a3c5e7b9d0f.jpg
+         */
         file: string;
       };
       cookie?: never;
@@ -7146,7 +7836,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'image/jpeg': string;
         };
       };
       /** @description Not Found: `not_found`. */
@@ -7238,6 +7928,15 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "device_id": "ios-6B29FC40-CA47-1067-B31D-00DD010662DA",
+         *       "platform": "ios",
+         *       "push_permission": true,
+         *       "push_token": "f1c2d3e4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2",
+         *       "app_version": "3.4.1"
+         *     }
+         */
         'application/json': components['schemas']['DeviceRequest'];
       };
     };
@@ -7251,6 +7950,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "68b2dc5d-70b9-4107-ab9a-e2eb3c973238",
+           *       "device_id": "ios-6B29FC40-CA47-1067-B31D-00DD010662DA",
+           *       "platform": "ios",
+           *       "push_permission": true,
+           *       "has_push_token": true,
+           *       "session_id": "f5722e55-9e43-4069-b79f-c6b777bc2adc",
+           *       "updated_at": "2026-11-23T21:43:22.716Z"
+           *     }
+           */
           'application/json': components['schemas']['DeviceResponse'];
         };
       };
@@ -7398,6 +8108,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "notifications": 0,
+           *       "messages": 0,
+           *       "assistant": 0
+           *     }
+           */
           'application/json': components['schemas']['BadgesResponse'];
         };
       };
@@ -7498,6 +8215,7 @@ export interface operations {
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
       };
       path: {
+        /** @example 9d4e2b7a-5c1f-4a8e-b3d6-7f0a2c4e6b81 */
         id: string;
       };
       cookie?: never;
@@ -7513,6 +8231,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "notifications": 0,
+           *       "messages": 0,
+           *       "assistant": 0
+           *     }
+           */
           'application/json': components['schemas']['BadgesResponse'];
         };
       };
@@ -7660,6 +8385,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "notifications": 0,
+           *       "messages": 0,
+           *       "assistant": 0
+           *     }
+           */
           'application/json': components['schemas']['BadgesResponse'];
         };
       };
@@ -7755,7 +8487,10 @@ export interface operations {
   getTranslations: {
     parameters: {
       query?: {
-        /** @description Interface language (en, ru, th, zh-Hans). Without it (or empty), or when it is not one of these, the language comes from `Accept-Language`, else English. */
+        /**
+         * @description Interface language (en, ru, th, zh-Hans). Without it (or empty), or when it is not one of these, the language comes from `Accept-Language`, else English.
+         * @example en
+         */
         lang?: string;
         /** @description The `version` the client already holds. When it is current, the answer is 304 with no body. */
         version?: string;
@@ -7781,6 +8516,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "lang": "en",
+           *       "version": "0d843ba44f9eacc4",
+           *       "strings": {
+           *         "nav.home": "Home",
+           *         "nav.search": "Search",
+           *         "nav.map": "Map"
+           *       },
+           *       "missing": []
+           *     }
+           */
           'application/json': components['schemas']['I18nResponse'];
         };
       };
@@ -7888,6 +8635,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "default": "en",
+           *       "languages": [
+           *         {
+           *           "code": "en",
+           *           "name": "English",
+           *           "name_en": "English"
+           *         },
+           *         {
+           *           "code": "ru",
+           *           "name": "Русский",
+           *           "name_en": "Russian"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['LanguagesResponse'];
         };
       };
@@ -7956,7 +8720,10 @@ export interface operations {
         'If-None-Match'?: components['parameters']['IfNoneMatch'];
       };
       path: {
-        /** @description Resource path: `style.json`, `tiles.json`, `tiles/{z}/{x}/{y}.{pbf|png|webp}`, `relief.json`, `relief/{z}/{x}/{y}.{png|webp}`, `fonts/{fontstack}/{start}-{end}.pbf` (start a multiple of 256, end = start + 255), `sprites/{name}[@2x].{json|png}`. z from 0 to the configured maximum zoom, x and y from 0 to 2^z − 1. The value may contain `/`: send its slashes as they are (not `%2F`). */
+        /**
+         * @description Resource path: `style.json`, `tiles.json`, `tiles/{z}/{x}/{y}.{pbf|png|webp}`, `relief.json`, `relief/{z}/{x}/{y}.{png|webp}`, `fonts/{fontstack}/{start}-{end}.pbf` (start a multiple of 256, end = start + 255), `sprites/{name}[@2x].{json|png}`. z from 0 to the configured maximum zoom, x and y from 0 to 2^z − 1. The value may contain `/`: send its slashes as they are (not `%2F`).
+         * @example style.json
+         */
         path: string;
       };
       cookie?: never;
@@ -7971,6 +8738,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "version": 8,
+           *       "name": "Streets",
+           *       "sources": {
+           *         "openmaptiles": {
+           *           "type": "vector",
+           *           "url": "https://tiles.example.com/v3.json"
+           *         }
+           *       },
+           *       "glyphs": "https://tiles.example.com/fonts/{fontstack}/{range}.pbf",
+           *       "layers": [
+           *         {
+           *           "id": "background",
+           *           "type": "background",
+           *           "paint": {
+           *             "background-color": "#f8f4f0"
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': unknown;
         };
       };
@@ -8088,7 +8877,10 @@ export interface operations {
   listEventCategories: {
     parameters: {
       query?: {
-        /** @description Response language (else `Accept-Language`). */
+        /**
+         * @description Response language (else `Accept-Language`).
+         * @example en
+         */
         lang?: string;
       };
       header?: {
@@ -8109,6 +8901,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 15,
+           *         "code": "film",
+           *         "kind": "event",
+           *         "name": "Film",
+           *         "lang": "en"
+           *       },
+           *       {
+           *         "id": 12,
+           *         "code": "market",
+           *         "kind": "event",
+           *         "name": "Market",
+           *         "lang": "en"
+           *       }
+           *     ]
+           */
           'application/json': components['schemas']['CategoryResponse'][];
         };
       };
@@ -8212,13 +9022,22 @@ export interface operations {
         near?: string;
         /** @description Only events within this many metres of `near` (needs `near`); without it, no distance filter. */
         radius_m?: number;
-        /** @description IANA zone in which "today" is computed; default `Asia/Bangkok`. */
+        /**
+         * @description IANA zone in which "today" is computed; default `Asia/Bangkok`.
+         * @example Asia/Bangkok
+         */
         timezone?: string;
-        /** @description Response language (else `Accept-Language`). */
+        /**
+         * @description Response language (else `Accept-Language`).
+         * @example en
+         */
         lang?: string;
         /** @description First day of the strip; default today in `timezone`. A day before today is refused (400 `validation_error`, reason `before_today`): past occurrences are not kept, so their days could only show 0. A strip that would run past 9999-12-31 is refused too (reason `after_last_day`). */
         first?: string;
-        /** @description Days in the strip, 1 to 62; default 14. */
+        /**
+         * @description Days in the strip, 1 to 62; default 14.
+         * @example 7
+         */
         days?: number;
         /** @description Accepted for parity with the feed (the same query string works for both); it does not change the strip. */
         limit?: number;
@@ -8241,6 +9060,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "days": [
+           *         {
+           *           "date": "2026-11-24",
+           *           "count": 0
+           *         },
+           *         {
+           *           "date": "2026-11-25",
+           *           "count": 1
+           *         }
+           *       ],
+           *       "timezone": "Asia/Bangkok",
+           *       "today": "2026-11-24"
+           *     }
+           */
           'application/json': components['schemas']['CalendarResponse'];
         };
       };
@@ -8348,9 +9183,15 @@ export interface operations {
         timezone?: string;
         /** @description Opaque cursor from `next_cursor` of the previous page. */
         cursor?: string;
-        /** @description Response language (else `Accept-Language`). */
+        /**
+         * @description Response language (else `Accept-Language`).
+         * @example en
+         */
         lang?: string;
-        /** @description Page size, 1 to 100; default 20. */
+        /**
+         * @description Page size, 1 to 100; default 20.
+         * @example 2
+         */
         limit?: number;
         /** @description Window in days from today, or from `day_from` when it is later, 1 to 180; default 30. Ignored when `day` or `day_to` is given. */
         days?: number;
@@ -8375,6 +9216,89 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": 1,
+           *           "slug": "sunrise-yoga",
+           *           "title": "Sunrise yoga on the beach",
+           *           "category": {
+           *             "code": "yoga",
+           *             "name": "Yoga"
+           *           },
+           *           "day": "2026-11-25",
+           *           "start_time": "06:30",
+           *           "end_time": "07:30",
+           *           "ends_next_day": false,
+           *           "start_at": "2026-11-24T23:30:00Z",
+           *           "end_at": "2026-11-25T00:30:00Z",
+           *           "timezone": "Asia/Bangkok",
+           *           "entry": "free",
+           *           "price_minor": 0,
+           *           "currency": "THB",
+           *           "audience": "family",
+           *           "crowd": "small",
+           *           "event_lang": "multi",
+           *           "venue": {
+           *             "name": "Kata beach",
+           *             "place_name": "Kata"
+           *           },
+           *           "place": {
+           *             "id": 4,
+           *             "slug": "kata",
+           *             "name": "Kata"
+           *           },
+           *           "point": {
+           *             "lat": 7.8183,
+           *             "lon": 98.2961
+           *           },
+           *           "lang": "en",
+           *           "translated": false
+           *         },
+           *         {
+           *           "id": 3,
+           *           "slug": "morning-market",
+           *           "title": "Morning market",
+           *           "category": {
+           *             "code": "market",
+           *             "name": "Market"
+           *           },
+           *           "day": "2026-12-01",
+           *           "start_time": "08:00",
+           *           "end_time": "11:00",
+           *           "ends_next_day": false,
+           *           "start_at": "2026-12-01T01:00:00Z",
+           *           "end_at": "2026-12-01T04:00:00Z",
+           *           "timezone": "Asia/Bangkok",
+           *           "entry": "free",
+           *           "price_minor": 0,
+           *           "currency": "THB",
+           *           "audience": "family",
+           *           "crowd": "large",
+           *           "event_lang": "th",
+           *           "venue": {
+           *             "name": "Kata square",
+           *             "place_name": "Kata"
+           *           },
+           *           "place": {
+           *             "id": 4,
+           *             "slug": "kata",
+           *             "name": "Kata"
+           *           },
+           *           "point": {
+           *             "lat": 7.821,
+           *             "lon": 98.3
+           *           },
+           *           "lang": "en",
+           *           "translated": true
+           *         }
+           *       ],
+           *       "next_cursor": "eyJzIjoiZXZlbnRzLXVwY29taW5nIiwiZCI6eyJoIjoibkU5Z1ZpY3pDZUFCZlBibCIsIm4iOjE3OTU0NzAyMDMxNzMsInQiOiIyMDI2LTExLTI0IiwiayI6MTc5NjExMjAwMDAwMCwiaWQiOjN9fQ._kMCKjRj0_ghfzpjYPoA4GNG4Qx-nH6is2wgL_2ljfA",
+           *       "has_more": true,
+           *       "total": null
+           *     }
+           */
           'application/json': components['schemas']['UpcomingResponse'];
         };
       };
@@ -8459,7 +9383,10 @@ export interface operations {
         day_from?: string;
         /** @description Last day of a range (venue zone), inclusive. */
         day_to?: string;
-        /** @description Event category codes; any matches. */
+        /**
+         * @description Event category codes; any matches.
+         * @example yoga
+         */
         category?: string | string[];
         entry?: 'free' | 'paid' | 'any';
         /** @description By local start time at the venue: `morning` 05:00–11:59, `day` 12:00–16:59, `evening` 17:00–04:59 (through the night). */
@@ -8482,9 +9409,15 @@ export interface operations {
         timezone?: string;
         /** @description Opaque cursor from `next_cursor` of the previous page. */
         cursor?: string;
-        /** @description Response language (else `Accept-Language`). */
+        /**
+         * @description Response language (else `Accept-Language`).
+         * @example en
+         */
         lang?: string;
-        /** @description Cards per page (occurrences), 1 to 100; default 20. */
+        /**
+         * @description Cards per page (occurrences), 1 to 100; default 20.
+         * @example 2
+         */
         limit?: number;
         /** @description Window in days from today, or from `day_from` when it is later, 1 to 180; default 30. Ignored when `day` or `day_to` is given. */
         days?: number;
@@ -8507,6 +9440,98 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "date": "2026-11-25",
+           *           "events": [
+           *             {
+           *               "id": 1,
+           *               "slug": "sunrise-yoga",
+           *               "title": "Sunrise yoga on the beach",
+           *               "category": {
+           *                 "code": "yoga",
+           *                 "name": "Yoga"
+           *               },
+           *               "day": "2026-11-25",
+           *               "start_time": "06:30",
+           *               "end_time": "07:30",
+           *               "ends_next_day": false,
+           *               "start_at": "2026-11-24T23:30:00Z",
+           *               "end_at": "2026-11-25T00:30:00Z",
+           *               "timezone": "Asia/Bangkok",
+           *               "entry": "free",
+           *               "price_minor": 0,
+           *               "currency": "THB",
+           *               "audience": "family",
+           *               "crowd": "small",
+           *               "event_lang": "multi",
+           *               "venue": {
+           *                 "name": "Kata beach",
+           *                 "place_name": "Kata"
+           *               },
+           *               "place": {
+           *                 "id": 4,
+           *                 "slug": "kata",
+           *                 "name": "Kata"
+           *               },
+           *               "point": {
+           *                 "lat": 7.8183,
+           *                 "lon": 98.2961
+           *               },
+           *               "lang": "en",
+           *               "translated": false
+           *             }
+           *           ]
+           *         },
+           *         {
+           *           "date": "2026-11-27",
+           *           "events": [
+           *             {
+           *               "id": 1,
+           *               "slug": "sunrise-yoga",
+           *               "title": "Sunrise yoga on the beach",
+           *               "category": {
+           *                 "code": "yoga",
+           *                 "name": "Yoga"
+           *               },
+           *               "day": "2026-11-27",
+           *               "start_time": "06:30",
+           *               "end_time": "07:30",
+           *               "ends_next_day": false,
+           *               "start_at": "2026-11-26T23:30:00Z",
+           *               "end_at": "2026-11-27T00:30:00Z",
+           *               "timezone": "Asia/Bangkok",
+           *               "entry": "free",
+           *               "price_minor": 0,
+           *               "currency": "THB",
+           *               "audience": "family",
+           *               "crowd": "small",
+           *               "event_lang": "multi",
+           *               "venue": {
+           *                 "name": "Kata beach",
+           *                 "place_name": "Kata"
+           *               },
+           *               "place": {
+           *                 "id": 4,
+           *                 "slug": "kata",
+           *                 "name": "Kata"
+           *               },
+           *               "point": {
+           *                 "lat": 7.8183,
+           *                 "lon": 98.2961
+           *               },
+           *               "lang": "en",
+           *               "translated": false
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "next_cursor": "eyJzIjoiZXZlbnRzLWZlZWQiLCJkIjp7ImgiOiJfOU1YNEdQVXZrSlY3NV80IiwibiI6MTc5NTQ3MDIwMzUzNiwidCI6IjIwMjYtMTEtMjQiLCJhZnRlciI6WzE3OTU3Mzc2MDAwMDAsIjA2OjMwIiwxLDE3OTU3MzU4MDAwMDAsMTc5NTczOTQwMDAwMF19fQ.8uxtCk1bcO8vgYkh_R0pYWpVaYpqbO-L6GivdavG7SM",
+           *       "has_more": true
+           *     }
+           */
           'application/json': components['schemas']['EventFeedResponse'];
         };
       };
@@ -8604,7 +9629,10 @@ export interface operations {
         event_lang?: 'ru' | 'en' | 'th' | 'zh-Hans' | 'multi' | 'any';
         /** @description Words matched against name, description, venue and place, in all languages at once; all words must match. A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent. */
         q?: string;
-        /** @description Box `minLon,minLat,maxLon,maxLat` (degrees). minLon > maxLon crosses the antimeridian. */
+        /**
+         * @description Box `minLon,minLat,maxLon,maxLat` (degrees). minLon > maxLon crosses the antimeridian.
+         * @example 98.2,7.7,98.5,8.1
+         */
         bbox?: string;
         /** @description Point `lat,lon`. Alone it filters nothing (as in the listings search); with `radius_m`, only events within it. */
         near?: string;
@@ -8612,9 +9640,15 @@ export interface operations {
         radius_m?: number;
         /** @description IANA zone in which "today" is computed; default `Asia/Bangkok`. */
         timezone?: string;
-        /** @description Response language (else `Accept-Language`). */
+        /**
+         * @description Response language (else `Accept-Language`).
+         * @example en
+         */
         lang?: string;
-        /** @description Map zoom: up to 12 clusters, beyond that points. */
+        /**
+         * @description Map zoom: up to 12 clusters, beyond that points.
+         * @example 11
+         */
         zoom: number;
         /** @description Window in days from today, or from `day_from` when it is later, 1 to 180; default 30. Ignored when `day` or `day_to` is given. */
         days?: number;
@@ -8637,6 +9671,37 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "clusters": [
+           *         {
+           *           "lat": 7.818827761802822,
+           *           "lon": 98.29679441638291,
+           *           "count": 4,
+           *           "bbox": [
+           *             98.29609997570515,
+           *             7.818299978971481,
+           *             98.29999999143183,
+           *             7.820999999530613
+           *           ]
+           *         },
+           *         {
+           *           "lat": 7.895049965009093,
+           *           "lon": 98.29654995817691,
+           *           "count": 3,
+           *           "bbox": [
+           *             98.29499993473291,
+           *             7.892999961040914,
+           *             98.29799998551607,
+           *             7.896099966019392
+           *           ]
+           *         }
+           *       ],
+           *       "points": [],
+           *       "truncated": false,
+           *       "total": 7
+           *     }
+           */
           'application/json': components['schemas']['EventMapResponse'];
         };
       };
@@ -8715,7 +9780,10 @@ export interface operations {
   getEventBySlug: {
     parameters: {
       query?: {
-        /** @description Response language (else `Accept-Language`). */
+        /**
+         * @description Response language (else `Accept-Language`).
+         * @example en
+         */
         lang?: string;
       };
       header?: {
@@ -8723,6 +9791,7 @@ export interface operations {
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
       };
       path: {
+        /** @example sunrise-yoga */
         slug: string;
       };
       cookie?: never;
@@ -8738,6 +9807,64 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": 1,
+           *       "slug": "sunrise-yoga",
+           *       "title": "Sunrise yoga on the beach",
+           *       "category": {
+           *         "code": "yoga",
+           *         "name": "Yoga"
+           *       },
+           *       "day": "2026-11-25",
+           *       "start_time": "06:30",
+           *       "end_time": "07:30",
+           *       "ends_next_day": false,
+           *       "start_at": "2026-11-24T23:30:00Z",
+           *       "end_at": "2026-11-25T00:30:00Z",
+           *       "timezone": "Asia/Bangkok",
+           *       "entry": "free",
+           *       "price_minor": 0,
+           *       "currency": "THB",
+           *       "audience": "family",
+           *       "crowd": "small",
+           *       "event_lang": "multi",
+           *       "venue": {
+           *         "name": "Kata beach",
+           *         "place_name": "Kata"
+           *       },
+           *       "place": {
+           *         "id": 4,
+           *         "slug": "kata",
+           *         "name": "Kata"
+           *       },
+           *       "point": {
+           *         "lat": 7.8183,
+           *         "lon": 98.2961
+           *       },
+           *       "lang": "en",
+           *       "translated": false,
+           *       "description": "Gentle yoga at sunrise.",
+           *       "next_occurrences": [
+           *         {
+           *           "day": "2026-11-25",
+           *           "start_time": "06:30",
+           *           "end_time": "07:30",
+           *           "ends_next_day": false,
+           *           "start_at": "2026-11-24T23:30:00Z",
+           *           "end_at": "2026-11-25T00:30:00Z"
+           *         },
+           *         {
+           *           "day": "2026-11-27",
+           *           "start_time": "06:30",
+           *           "end_time": "07:30",
+           *           "ends_next_day": false,
+           *           "start_at": "2026-11-26T23:30:00Z",
+           *           "end_at": "2026-11-27T00:30:00Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['EventPageResponse'];
         };
       };
@@ -8835,10 +9962,17 @@ export interface operations {
       query?: {
         /** @description Only the children of this place. */
         parent_id?: number;
+        /** @example district */
         level?: 'country' | 'region' | 'district' | 'area';
-        /** @description Fill `listings_total`: listings of the place together with every nested place. */
+        /**
+         * @description Fill `listings_total`: listings of the place together with every nested place.
+         * @example true
+         */
         with_totals?: boolean;
-        /** @description Response language (else `Accept-Language`). */
+        /**
+         * @description Response language (else `Accept-Language`).
+         * @example en
+         */
         lang?: string;
       };
       header?: {
@@ -8859,6 +9993,42 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 5,
+           *         "parent_id": 2,
+           *         "level": "district",
+           *         "slug": "karon",
+           *         "name": "Karon",
+           *         "listings_count": 4,
+           *         "listings_total": 4,
+           *         "name_full": "Karon, Phuket, Thailand",
+           *         "timezone": "Asia/Bangkok",
+           *         "currency": "THB",
+           *         "center": {
+           *           "lat": 7.848,
+           *           "lon": 98.294
+           *         }
+           *       },
+           *       {
+           *         "id": 4,
+           *         "parent_id": 2,
+           *         "level": "district",
+           *         "slug": "kata",
+           *         "name": "Kata",
+           *         "listings_count": 5,
+           *         "listings_total": 5,
+           *         "name_full": "Kata, Phuket, Thailand",
+           *         "timezone": "Asia/Bangkok",
+           *         "currency": "THB",
+           *         "center": {
+           *           "lat": 7.8206,
+           *           "lon": 98.2986
+           *         }
+           *       }
+           *     ]
+           */
           'application/json': components['schemas']['PlaceResponse'][];
         };
       };
@@ -8939,9 +10109,15 @@ export interface operations {
       query?: {
         /** @description Fill `listings_total`: listings of the place together with every nested place. */
         with_totals?: boolean;
-        /** @description Page size, 1 to 100; default 20. */
+        /**
+         * @description Page size, 1 to 100; default 20.
+         * @example 5
+         */
         limit?: number;
-        /** @description Response language (else `Accept-Language`). */
+        /**
+         * @description Response language (else `Accept-Language`).
+         * @example en
+         */
         lang?: string;
       };
       header?: {
@@ -8962,6 +10138,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 3,
+           *         "parent_id": 1,
+           *         "level": "region",
+           *         "slug": "bangkok",
+           *         "name": "Bangkok",
+           *         "listings_count": 0,
+           *         "listings_total": null,
+           *         "name_full": "Bangkok, Thailand",
+           *         "timezone": "Asia/Bangkok",
+           *         "currency": "THB",
+           *         "center": {
+           *           "lat": 13.7563,
+           *           "lon": 100.5018
+           *         }
+           *       }
+           *     ]
+           */
           'application/json': components['schemas']['PlaceResponse'][];
         };
       };
@@ -9042,7 +10238,10 @@ export interface operations {
       query?: {
         /** @description Fill `listings_total`: listings of the place together with every nested place. */
         with_totals?: boolean;
-        /** @description Response language (else `Accept-Language`). */
+        /**
+         * @description Response language (else `Accept-Language`).
+         * @example en
+         */
         lang?: string;
       };
       header?: {
@@ -9050,6 +10249,7 @@ export interface operations {
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
       };
       path: {
+        /** @example kata */
         slug: string;
       };
       cookie?: never;
@@ -9065,6 +10265,67 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": 4,
+           *       "parent_id": 2,
+           *       "level": "district",
+           *       "slug": "kata",
+           *       "name": "Kata",
+           *       "listings_count": 5,
+           *       "listings_total": null,
+           *       "name_full": "Kata, Phuket, Thailand",
+           *       "timezone": "Asia/Bangkok",
+           *       "currency": "THB",
+           *       "center": {
+           *         "lat": 7.8206,
+           *         "lon": 98.2986
+           *       },
+           *       "path": [
+           *         {
+           *           "id": 1,
+           *           "parent_id": null,
+           *           "level": "country",
+           *           "slug": "thailand",
+           *           "name": "Thailand",
+           *           "listings_count": 0,
+           *           "listings_total": null,
+           *           "name_full": "Thailand",
+           *           "timezone": "Asia/Bangkok",
+           *           "currency": "THB",
+           *           "center": {
+           *             "lat": 13.75,
+           *             "lon": 100.5
+           *           }
+           *         },
+           *         {
+           *           "id": 2,
+           *           "parent_id": 1,
+           *           "level": "region",
+           *           "slug": "phuket",
+           *           "name": "Phuket",
+           *           "listings_count": 0,
+           *           "listings_total": null,
+           *           "name_full": "Phuket, Thailand",
+           *           "timezone": "Asia/Bangkok",
+           *           "currency": "THB",
+           *           "center": {
+           *             "lat": 7.88,
+           *             "lon": 98.39
+           *           }
+           *         }
+           *       ],
+           *       "children": [],
+           *       "counts": {
+           *         "stay": 1,
+           *         "experience": 1,
+           *         "service": 1,
+           *         "transport": 1,
+           *         "food": 1,
+           *         "events": 4
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['PlaceCardResponse'];
         };
       };
@@ -9160,9 +10421,14 @@ export interface operations {
   listCategories: {
     parameters: {
       query: {
+        /** @example experience */
         kind: 'experience' | 'service' | 'transport' | 'food';
+        /** @example true */
         with_counts?: boolean;
-        /** @description Response language (else `Accept-Language`). */
+        /**
+         * @description Response language (else `Accept-Language`).
+         * @example en
+         */
         lang?: string;
       };
       header?: {
@@ -9183,6 +10449,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example [
+           *       {
+           *         "id": 3,
+           *         "code": "boat",
+           *         "kind": "experience",
+           *         "name": "Boat trips",
+           *         "lang": "en",
+           *         "listings_count": 1
+           *       },
+           *       {
+           *         "id": 2,
+           *         "code": "cooking",
+           *         "kind": "experience",
+           *         "name": "Cooking",
+           *         "lang": "en",
+           *         "listings_count": 1
+           *       }
+           *     ]
+           */
           'application/json': components['schemas']['CategoryResponse'][];
         };
       };
@@ -9261,8 +10547,12 @@ export interface operations {
   listAmenities: {
     parameters: {
       query?: {
+        /** @example stay */
         kind?: 'stay' | 'experience' | 'service';
-        /** @description Response language (else `Accept-Language`). */
+        /**
+         * @description Response language (else `Accept-Language`).
+         * @example en
+         */
         lang?: string;
       };
       header?: {
@@ -9283,6 +10573,48 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example [
+           *       {
+           *         "group": "facilities",
+           *         "name": "Facilities",
+           *         "items": [
+           *           {
+           *             "code": "kitchen",
+           *             "name": "Kitchen",
+           *             "kinds": [
+           *               "stay"
+           *             ]
+           *           },
+           *           {
+           *             "code": "parking",
+           *             "name": "Parking",
+           *             "kinds": [
+           *               "stay",
+           *               "food"
+           *             ]
+           *           }
+           *         ]
+           *       },
+           *       {
+           *         "group": "internet",
+           *         "name": "Internet",
+           *         "items": [
+           *           {
+           *             "code": "wifi",
+           *             "name": "Wi-Fi",
+           *             "kinds": [
+           *               "stay",
+           *               "experience",
+           *               "service",
+           *               "transport",
+           *               "food"
+           *             ]
+           *           }
+           *         ]
+           *       }
+           *     ]
+           */
           'application/json': components['schemas']['AmenityGroupResponse'][];
         };
       };
@@ -9361,9 +10693,15 @@ export interface operations {
   searchListings: {
     parameters: {
       query?: {
-        /** @description One kind, or `all` (the default). */
+        /**
+         * @description One kind, or `all` (the default).
+         * @example stay
+         */
         kind?: 'stay' | 'experience' | 'service' | 'transport' | 'food' | 'all';
-        /** @description `minLon,minLat,maxLon,maxLat`; minLon > maxLon crosses the antimeridian. A `city_only` listing (no point) is inside when its place's centre is; it is still left off the map. */
+        /**
+         * @description `minLon,minLat,maxLon,maxLat`; minLon > maxLon crosses the antimeridian. A `city_only` listing (no point) is inside when its place's centre is; it is still left off the map.
+         * @example 98.2,7.7,98.5,8.1
+         */
         bbox?: string;
         /** @description `lat,lon`: the point distances are measured from (`distance_m`, sort `distance`). Alone it filters nothing (as in the events routes); with `radius_m`, only objects within it. */
         near?: string;
@@ -9375,7 +10713,10 @@ export interface operations {
         date_from?: string;
         /** @description Day after the last (check-out, exclusive); without it, the one day `date_from`. */
         date_to?: string;
-        /** @description Stays: `max_guests` at least this; experiences: group size at least this; other kinds unaffected. */
+        /**
+         * @description Stays: `max_guests` at least this; experiences: group size at least this; other kinds unaffected.
+         * @example 2
+         */
         guests?: number;
         /** @description Minor units of `currency`. */
         price_min?: number;
@@ -9434,9 +10775,15 @@ export interface operations {
         instant_book?: boolean;
         /** @description Average rating at least this. */
         rating_min?: number;
-        /** @description `relevance` (with `q`: best match; without: best rated), `price_asc`, `price_desc`, `rating`, `distance` (needs `near`), `new`. */
+        /**
+         * @description `relevance` (with `q`: best match; without: best rated), `price_asc`, `price_desc`, `rating`, `distance` (needs `near`), `new`.
+         * @example price_asc
+         */
         sort?: 'relevance' | 'price_asc' | 'price_desc' | 'rating' | 'distance' | 'new';
-        /** @description Page size, 1 to 100; default 20. */
+        /**
+         * @description Page size, 1 to 100; default 20.
+         * @example 2
+         */
         limit?: number;
         /** @description Opaque cursor from `next_cursor` of the previous page. */
         cursor?: string;
@@ -9459,6 +10806,70 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": 2,
+           *           "kind": "stay",
+           *           "title": "Karon family apartment",
+           *           "place": {
+           *             "id": 5,
+           *             "slug": "karon",
+           *             "name": "Karon"
+           *           },
+           *           "point": {
+           *             "lat": 7.8475,
+           *             "lon": 98.2965
+           *           },
+           *           "price_minor": 150000,
+           *           "currency": "THB",
+           *           "price_unit": "night",
+           *           "rating_avg": 4.5,
+           *           "rating_count": 40,
+           *           "instant_book": false,
+           *           "photo": {
+           *             "thumb": "https://img.example/S2/480.jpg",
+           *             "medium": "https://img.example/S2/1600.jpg",
+           *             "large": "https://img.example/S2/2560.jpg"
+           *           },
+           *           "lang": "en",
+           *           "translated": false,
+           *           "is_favorite": false
+           *         },
+           *         {
+           *           "id": 3,
+           *           "kind": "stay",
+           *           "title": "Patong party hostel room",
+           *           "place": {
+           *             "id": 6,
+           *             "slug": "patong",
+           *             "name": "Patong"
+           *           },
+           *           "point": {
+           *             "lat": 7.894,
+           *             "lon": 98.298
+           *           },
+           *           "price_minor": 5000,
+           *           "currency": "USD",
+           *           "price_unit": "night",
+           *           "rating_avg": 3.9,
+           *           "rating_count": 12,
+           *           "instant_book": true,
+           *           "photo": {
+           *             "thumb": "https://img.example/S3/480.jpg",
+           *             "medium": "https://img.example/S3/1600.jpg",
+           *             "large": "https://img.example/S3/2560.jpg"
+           *           },
+           *           "lang": "en",
+           *           "translated": false,
+           *           "is_favorite": false
+           *         }
+           *       ],
+           *       "next_cursor": "eyJzIjoic2VhcmNoLmxpc3RpbmdzIiwiZCI6eyJhIjpbMTc3OTM2LDNdLCJoIjoiQ0tFa3dHTl8yMm50WTVpNSJ9fQ.DU7sSNp66Lovi1YbRlrpd4RCoUp1_7cjdtBjmPIWKyI",
+           *       "has_more": true
+           *     }
+           */
           'application/json': components['schemas']['FeedResponse'];
         };
       };
@@ -9571,9 +10982,15 @@ export interface operations {
   searchMap: {
     parameters: {
       query: {
-        /** @description One kind, or `all` (the default). */
+        /**
+         * @description One kind, or `all` (the default).
+         * @example stay
+         */
         kind?: 'stay' | 'experience' | 'service' | 'transport' | 'food' | 'all';
-        /** @description `minLon,minLat,maxLon,maxLat`; minLon > maxLon crosses the antimeridian. A `city_only` listing (no point) is inside when its place's centre is; it is still left off the map. */
+        /**
+         * @description `minLon,minLat,maxLon,maxLat`; minLon > maxLon crosses the antimeridian. A `city_only` listing (no point) is inside when its place's centre is; it is still left off the map.
+         * @example 98.2,7.7,98.5,8.1
+         */
         bbox?: string;
         /** @description `lat,lon`: the point distances are measured from (`distance_m`, sort `distance`). Alone it filters nothing (as in the events routes); with `radius_m`, only objects within it. */
         near?: string;
@@ -9644,7 +11061,10 @@ export interface operations {
         instant_book?: boolean;
         /** @description Average rating at least this. */
         rating_min?: number;
-        /** @description Map zoom 0 to 22: up to 12 clusters, beyond that points. */
+        /**
+         * @description Map zoom 0 to 22: up to 12 clusters, beyond that points.
+         * @example 12
+         */
         zoom: number;
       };
       header?: {
@@ -9665,6 +11085,37 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "clusters": [
+           *         {
+           *           "lat": 7.819499974139035,
+           *           "lon": 98.29899994656444,
+           *           "count": 1,
+           *           "bbox": [
+           *             98.29899994656444,
+           *             7.819499974139035,
+           *             98.29899994656444,
+           *             7.819499974139035
+           *           ]
+           *         },
+           *         {
+           *           "lat": 7.847499973140657,
+           *           "lon": 98.29649996012449,
+           *           "count": 1,
+           *           "bbox": [
+           *             98.29649996012449,
+           *             7.847499973140657,
+           *             98.29649996012449,
+           *             7.847499973140657
+           *           ]
+           *         }
+           *       ],
+           *       "points": [],
+           *       "truncated": false,
+           *       "total": 3
+           *     }
+           */
           'application/json': components['schemas']['MapResponse'];
         };
       };
@@ -9743,6 +11194,7 @@ export interface operations {
   countListings: {
     parameters: {
       query?: {
+        /** @example stay */
         kind?: 'stay' | 'experience' | 'service' | 'transport' | 'food' | 'all';
         bbox?: string;
         near?: string;
@@ -9750,6 +11202,7 @@ export interface operations {
         q?: string;
         date_from?: string;
         date_to?: string;
+        /** @example 2 */
         guests?: number;
         price_min?: number;
         price_max?: number;
@@ -9760,6 +11213,7 @@ export interface operations {
         beds_min?: number;
         bathrooms_min?: number;
         beach_distance_max?: number;
+        /** @example true */
         pets_allowed?: boolean;
         smoking_allowed?: boolean;
         children_allowed?: boolean;
@@ -9799,6 +11253,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "count": 1
+           *     }
+           */
           'application/json': components['schemas']['CountResponse'];
         };
       };
@@ -9877,9 +11336,15 @@ export interface operations {
   getPriceRange: {
     parameters: {
       query?: {
-        /** @description One kind, or `all`; without it, all five. */
+        /**
+         * @description One kind, or `all`; without it, all five.
+         * @example stay
+         */
         kind?: 'stay' | 'experience' | 'service' | 'transport' | 'food' | 'all';
-        /** @description Currency of the answer (default: the base currency); converted through FX rates. */
+        /**
+         * @description Currency of the answer (default: the base currency); converted through FX rates.
+         * @example THB
+         */
         currency?: string;
       };
       header?: {
@@ -9900,6 +11365,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "currency": "THB",
+           *       "min_minor": 120000,
+           *       "max_minor": 450000,
+           *       "histogram": [
+           *         0,
+           *         0,
+           *         0,
+           *         0,
+           *         0,
+           *         0,
+           *         0,
+           *         0,
+           *         0,
+           *         0,
+           *         0,
+           *         0,
+           *         1,
+           *         1,
+           *         0,
+           *         1,
+           *         0,
+           *         0,
+           *         0,
+           *         0,
+           *         0,
+           *         0,
+           *         0,
+           *         1
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['PriceRangeResponse'];
         };
       };
@@ -9978,9 +11476,15 @@ export interface operations {
   suggest: {
     parameters: {
       query: {
-        /** @description What the guest has typed: names in any of the four languages, prefixes, small typos. Required; a `q` without any letter or digit (punctuation only) counts as missing. */
+        /**
+         * @description What the guest has typed: names in any of the four languages, prefixes, small typos. Required; a `q` without any letter or digit (punctuation only) counts as missing.
+         * @example kat
+         */
         q: string;
-        /** @description Only listings of this kind, and only places that hold listings of this kind; `all` (or none) for every kind. */
+        /**
+         * @description Only listings of this kind, and only places that hold listings of this kind; `all` (or none) for every kind.
+         * @example all
+         */
         kind?: 'stay' | 'experience' | 'service' | 'transport' | 'food' | 'all';
       };
       header?: {
@@ -10001,6 +11505,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "places": [
+           *         {
+           *           "id": 4,
+           *           "slug": "kata",
+           *           "name": "Kata",
+           *           "name_full": "Kata, Phuket, Thailand",
+           *           "level": "district"
+           *         }
+           *       ],
+           *       "listings": [
+           *         {
+           *           "id": 13,
+           *           "kind": "food",
+           *           "title": "Kata vegan cafe",
+           *           "place_name": "Kata"
+           *         },
+           *         {
+           *           "id": 10,
+           *           "kind": "transport",
+           *           "title": "Kata scooter rental",
+           *           "place_name": "Kata"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['SuggestResponse'];
         };
       };
@@ -10097,6 +11628,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "origin": {
+           *         "api_url": "https://api.example.com",
+           *         "files_url": "https://api.example.com"
+           *       },
+           *       "nodes": []
+           *     }
+           */
           'application/json': components['schemas']['NodesResponse'];
         };
       };
@@ -10193,6 +11733,63 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "map": {
+           *         "style_url": "https://api.example.com/v1/map/style.json",
+           *         "tilejson_url": "https://api.example.com/v1/map/tiles.json",
+           *         "tiles_url": "https://api.example.com/v1/map/tiles/{z}/{x}/{y}.pbf",
+           *         "relief_url": "https://api.example.com/v1/map/relief/{z}/{x}/{y}.png",
+           *         "glyphs_url": "https://api.example.com/v1/map/fonts/{fontstack}/{range}.pbf",
+           *         "sprite_url": "https://api.example.com/v1/map/sprites/sprite",
+           *         "start": {
+           *           "lat": 7.8804,
+           *           "lon": 98.3923,
+           *           "zoom": 10
+           *         },
+           *         "min_zoom": 2,
+           *         "max_zoom": 18
+           *       },
+           *       "languages": [
+           *         "en",
+           *         "ru",
+           *         "th",
+           *         "zh-Hans"
+           *       ],
+           *       "default_language": "en",
+           *       "currencies": [
+           *         "EUR",
+           *         "THB",
+           *         "USD"
+           *       ],
+           *       "base_currency": "THB",
+           *       "search": {
+           *         "limit_default": 20,
+           *         "limit_max": 100,
+           *         "map_max_points": 500,
+           *         "calendar_days_default": 14,
+           *         "calendar_days_max": 62,
+           *         "upcoming_days_default": 30,
+           *         "schedule_horizon_days": 180
+           *       },
+           *       "online_payments_enabled": false,
+           *       "service_fee_percent": 0,
+           *       "max_upload_mb": 10,
+           *       "review_window_days": 14,
+           *       "assistant_enabled": false,
+           *       "region": {
+           *         "id": 2,
+           *         "slug": "phuket",
+           *         "name": "Phuket",
+           *         "timezone": "Asia/Bangkok",
+           *         "currency": "THB",
+           *         "center": {
+           *           "lat": 7.88,
+           *           "lon": 98.39
+           *         }
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ConfigResponse'];
         };
       };
@@ -10289,6 +11886,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example [
+           *       {
+           *         "code": "EUR",
+           *         "name": "Euro",
+           *         "symbol": "€",
+           *         "minor_units": 2
+           *       },
+           *       {
+           *         "code": "THB",
+           *         "name": "Thai baht",
+           *         "symbol": "฿",
+           *         "minor_units": 2
+           *       }
+           *     ]
+           */
           'application/json': components['schemas']['CurrencyResponse'][];
         };
       };
@@ -10368,6 +11981,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "base": "THB",
+           *       "date": "2026-11-20",
+           *       "fetched_at": "2026-11-20T09:00:00.000Z",
+           *       "source": "central bank",
+           *       "rates": {
+           *         "EUR": 0.0262,
+           *         "USD": 0.0281
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['FxRatesResponse'];
         };
       };

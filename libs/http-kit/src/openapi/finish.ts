@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { ERROR_CODES, type ErrorCode } from '../errors/codes.ts';
 import { OPERATION_IDS } from './operation-ids.ts';
 import { IDEMPOTENCY_KEY_DESCRIPTION, IDEMPOTENCY_KEY_PATTERN } from '../idempotency.ts';
+import type { OperationExample } from './example.ts';
 
 type Json = Record<string, any>;
 
@@ -11,6 +12,7 @@ export const ROUTE_FACTS = {
   idempotent: 'x-guest-idempotent',
   rateLimited: 'x-guest-rate-limited',
   restrictable: 'x-guest-restrictable',
+  example: 'x-guest-example',
 } as const;
 
 /**
@@ -159,9 +161,11 @@ function finishOperation(path: string, method: string, op: Json): void {
   const idempotent = op[ROUTE_FACTS.idempotent] === true;
   const rateLimited = op[ROUTE_FACTS.rateLimited] === true;
   const restrictable = op[ROUTE_FACTS.restrictable] === true;
+  const example = op[ROUTE_FACTS.example] as OperationExample | undefined;
   delete op[ROUTE_FACTS.idempotent];
   delete op[ROUTE_FACTS.rateLimited];
   delete op[ROUTE_FACTS.restrictable];
+  delete op[ROUTE_FACTS.example];
   const conditional = CONDITIONAL.has(op.operationId);
 
   const params: Json[] = (op.parameters ?? []).filter(
@@ -175,6 +179,7 @@ function finishOperation(path: string, method: string, op: Json): void {
   if (conditional) params.push({ $ref: '#/components/parameters/IfNoneMatch' });
   if (idempotent) params.push({ $ref: '#/components/parameters/IdempotencyKey' });
   op.parameters = params;
+  if (example) applyExample(path, op, example);
 
   const responses: Json = (op.responses ??= {});
   // Every route may be turned away while the server closes or a dependency is down, and every
@@ -209,6 +214,32 @@ function finishOperation(path: string, method: string, op: Json): void {
     } else if (!response.description || response.description === 'Default Response') {
       response.description = STATUS_CODES[n] ?? 'Success';
     }
+  }
+}
+
+/** Writes a route's example into its operation: parameters, request body, success answer. */
+function applyExample(path: string, op: Json, example: OperationExample): void {
+  for (const p of op.parameters as Json[]) {
+    const value = p.in === 'path' ? example.params?.[p.name] : p.in === 'query' ? example.query?.[p.name] : undefined;
+    if (value !== undefined) p.example = value;
+  }
+  // The map proxy's wildcard is `path` in the document (`*` in the route).
+  if (path.endsWith('/{path}') && example.params?.['*'] !== undefined) {
+    const p = (op.parameters as Json[]).find((x) => x.in === 'path' && x.name === 'path');
+    if (p) p.example = example.params['*'];
+  }
+  if (example.body !== undefined) {
+    for (const media of Object.values<Json>(op.requestBody?.content ?? {})) media.example = example.body;
+  }
+  const success = Object.keys(op.responses ?? {})
+    .filter((s) => Number(s) >= 200 && Number(s) < 300)
+    .sort()[0];
+  if (!success) return;
+  if (example.file) {
+    op.responses[success].content = { [example.file]: { schema: { type: 'string', format: 'binary' } } };
+  } else if (example.response !== undefined) {
+    const media = op.responses[success].content?.['application/json'];
+    if (media) media.example = example.response;
   }
 }
 

@@ -10,6 +10,26 @@ export default async function amenitiesRoute(app: FastifyInstance, { services }:
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/amenities',
     {
+      config: {
+        example: {
+          query: { kind: 'stay', lang: 'en' },
+          response: [
+            {
+              group: 'facilities',
+              name: 'Facilities',
+              items: [
+                { code: 'kitchen', name: 'Kitchen', kinds: ['stay'] },
+                { code: 'parking', name: 'Parking', kinds: ['stay', 'food'] },
+              ],
+            },
+            {
+              group: 'internet',
+              name: 'Internet',
+              items: [{ code: 'wifi', name: 'Wi-Fi', kinds: ['stay', 'experience', 'service', 'transport', 'food'] }],
+            },
+          ],
+        },
+      },
       schema: {
         tags: ['reference'],
         summary: 'Amenities grouped, names in the request language',

@@ -10,6 +10,15 @@ export default async function categoriesRoute(app: FastifyInstance, { services }
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/categories',
     {
+      config: {
+        example: {
+          query: { kind: 'experience', with_counts: true, lang: 'en' },
+          response: [
+            { id: 3, code: 'boat', kind: 'experience', name: 'Boat trips', lang: 'en', listings_count: 1 },
+            { id: 2, code: 'cooking', kind: 'experience', name: 'Cooking', lang: 'en', listings_count: 1 },
+          ],
+        },
+      },
       schema: {
         tags: ['reference'],
         summary: 'Listing categories of one kind, names in the request language',

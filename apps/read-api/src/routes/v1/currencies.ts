@@ -14,6 +14,14 @@ export default async function currenciesRoutes(
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/currencies',
     {
+      config: {
+        example: {
+          response: [
+            { code: 'EUR', name: 'Euro', symbol: '€', minor_units: 2 },
+            { code: 'THB', name: 'Thai baht', symbol: '฿', minor_units: 2 },
+          ],
+        },
+      },
       schema: {
         tags: ['reference'],
         summary: 'Currencies',

@@ -19,6 +19,17 @@ export default async function i18nRoutes(app: FastifyInstance, { services, confi
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/i18n',
     {
+      config: {
+        example: {
+          query: { lang: 'en' },
+          response: {
+            lang: 'en',
+            version: '0d843ba44f9eacc4',
+            strings: { 'nav.home': 'Home', 'nav.search': 'Search', 'nav.map': 'Map' },
+            missing: [],
+          },
+        },
+      },
       schema: {
         tags: ['localization'],
         summary: 'Interface strings for one language',

@@ -11,6 +11,11 @@ export default async function nodesRoutes(app: FastifyInstance, { services, conf
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/nodes',
     {
+      config: {
+        example: {
+          response: { origin: { api_url: 'https://api.example.com', files_url: 'https://api.example.com' }, nodes: [] },
+        },
+      },
       schema: {
         tags: ['reference'],
         summary: 'The main server and the active nodes',

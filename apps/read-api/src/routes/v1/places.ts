@@ -11,6 +11,39 @@ export default async function placesRoutes(app: FastifyInstance, { services }: R
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/places',
     {
+      config: {
+        example: {
+          query: { level: 'district', with_totals: true, lang: 'en' },
+          response: [
+            {
+              id: 5,
+              parent_id: 2,
+              level: 'district',
+              slug: 'karon',
+              name: 'Karon',
+              listings_count: 4,
+              listings_total: 4,
+              name_full: 'Karon, Phuket, Thailand',
+              timezone: 'Asia/Bangkok',
+              currency: 'THB',
+              center: { lat: 7.848, lon: 98.294 },
+            },
+            {
+              id: 4,
+              parent_id: 2,
+              level: 'district',
+              slug: 'kata',
+              name: 'Kata',
+              listings_count: 5,
+              listings_total: 5,
+              name_full: 'Kata, Phuket, Thailand',
+              timezone: 'Asia/Bangkok',
+              currency: 'THB',
+              center: { lat: 7.8206, lon: 98.2986 },
+            },
+          ],
+        },
+      },
       schema: {
         tags: ['reference'],
         summary: 'Places (country, region, district, area), names in the request language',

@@ -9,6 +9,19 @@ export default async function calendarRoute(app: FastifyInstance, { services, co
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/events/calendar',
     {
+      config: {
+        example: {
+          query: { days: 7, timezone: 'Asia/Bangkok', lang: 'en' },
+          response: {
+            days: [
+              { date: '2026-11-24', count: 0 },
+              { date: '2026-11-25', count: 1 },
+            ],
+            timezone: 'Asia/Bangkok',
+            today: '2026-11-24',
+          },
+        },
+      },
       schema: {
         tags: ['events'],
         summary: 'Calendar strip: distinct events per day matching the filters',

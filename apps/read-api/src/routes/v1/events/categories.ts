@@ -9,6 +9,15 @@ export default async function eventCategoriesRoute(app: FastifyInstance, { servi
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/events/categories',
     {
+      config: {
+        example: {
+          query: { lang: 'en' },
+          response: [
+            { id: 15, code: 'film', kind: 'event', name: 'Film', lang: 'en' },
+            { id: 12, code: 'market', kind: 'event', name: 'Market', lang: 'en' },
+          ],
+        },
+      },
       schema: {
         tags: ['events'],
         summary: 'Event categories, named in the request language (English fallback)',

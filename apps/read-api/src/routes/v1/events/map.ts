@@ -10,6 +10,30 @@ export default async function eventsMapRoute(app: FastifyInstance, { services, c
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/events/map',
     {
+      config: {
+        example: {
+          query: { zoom: 11, bbox: '98.2,7.7,98.5,8.1', lang: 'en' },
+          response: {
+            clusters: [
+              {
+                lat: 7.818827761802822,
+                lon: 98.29679441638291,
+                count: 4,
+                bbox: [98.29609997570515, 7.818299978971481, 98.29999999143183, 7.820999999530613],
+              },
+              {
+                lat: 7.895049965009093,
+                lon: 98.29654995817691,
+                count: 3,
+                bbox: [98.29499993473291, 7.892999961040914, 98.29799998551607, 7.896099966019392],
+              },
+            ],
+            points: [],
+            truncated: false,
+            total: 7,
+          },
+        },
+      },
       schema: {
         tags: ['events'],
         summary: `Events map: clusters up to zoom ${CLUSTER_MAX_ZOOM}, points beyond`,

@@ -13,6 +13,17 @@ export default async function fxRatesRoutes(
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/fx/rates',
     {
+      config: {
+        example: {
+          response: {
+            base: 'THB',
+            date: '2026-11-20',
+            fetched_at: '2026-11-20T09:00:00.000Z',
+            source: 'central bank',
+            rates: { EUR: 0.0262, USD: 0.0281 },
+          },
+        },
+      },
       schema: {
         tags: ['reference'],
         summary: 'Exchange rates (approximate)',

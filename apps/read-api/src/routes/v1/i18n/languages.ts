@@ -23,6 +23,17 @@ export default async function languagesRoutes(app: FastifyInstance, { config }: 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/i18n/languages',
     {
+      config: {
+        example: {
+          response: {
+            default: 'en',
+            languages: [
+              { code: 'en', name: 'English', name_en: 'English' },
+              { code: 'ru', name: 'Русский', name_en: 'Russian' },
+            ],
+          },
+        },
+      },
       schema: {
         tags: ['localization'],
         summary: 'Interface languages',

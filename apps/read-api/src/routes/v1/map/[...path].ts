@@ -46,7 +46,19 @@ export default async function mapRoutes(app: FastifyInstance, { services, config
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/map/*',
     {
-      config: { rateLimitExempt: true },
+      config: {
+        rateLimitExempt: true,
+        example: {
+          params: { path: 'style.json' },
+          response: {
+            version: 8,
+            name: 'Streets',
+            sources: { openmaptiles: { type: 'vector', url: 'https://tiles.example.com/v3.json' } },
+            glyphs: 'https://tiles.example.com/fonts/{fontstack}/{range}.pbf',
+            layers: [{ id: 'background', type: 'background', paint: { 'background-color': '#f8f4f0' } }],
+          },
+        },
+      },
       schema: {
         tags: ['map'],
         summary: 'Map resources through the API (style, TileJSON, tiles, fonts, sprites, relief)',

@@ -10,6 +10,26 @@ export default async function popularPlacesRoute(app: FastifyInstance, { service
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/places/popular',
     {
+      config: {
+        example: {
+          query: { limit: 5, lang: 'en' },
+          response: [
+            {
+              id: 3,
+              parent_id: 1,
+              level: 'region',
+              slug: 'bangkok',
+              name: 'Bangkok',
+              listings_count: 0,
+              listings_total: null,
+              name_full: 'Bangkok, Thailand',
+              timezone: 'Asia/Bangkok',
+              currency: 'THB',
+              center: { lat: 13.7563, lon: 100.5018 },
+            },
+          ],
+        },
+      },
       schema: {
         tags: ['reference'],
         summary: 'Popular places, the busiest first',

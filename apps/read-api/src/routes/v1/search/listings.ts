@@ -14,6 +14,60 @@ export default async function listingsRoute(
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/search/listings',
     {
+      config: {
+        example: {
+          query: { kind: 'stay', bbox: '98.2,7.7,98.5,8.1', guests: 2, sort: 'price_asc', limit: 2 },
+          response: {
+            items: [
+              {
+                id: 2,
+                kind: 'stay',
+                title: 'Karon family apartment',
+                place: { id: 5, slug: 'karon', name: 'Karon' },
+                point: { lat: 7.8475, lon: 98.2965 },
+                price_minor: 150000,
+                currency: 'THB',
+                price_unit: 'night',
+                rating_avg: 4.5,
+                rating_count: 40,
+                instant_book: false,
+                photo: {
+                  thumb: 'https://img.example/S2/480.jpg',
+                  medium: 'https://img.example/S2/1600.jpg',
+                  large: 'https://img.example/S2/2560.jpg',
+                },
+                lang: 'en',
+                translated: false,
+                is_favorite: false,
+              },
+              {
+                id: 3,
+                kind: 'stay',
+                title: 'Patong party hostel room',
+                place: { id: 6, slug: 'patong', name: 'Patong' },
+                point: { lat: 7.894, lon: 98.298 },
+                price_minor: 5000,
+                currency: 'USD',
+                price_unit: 'night',
+                rating_avg: 3.9,
+                rating_count: 12,
+                instant_book: true,
+                photo: {
+                  thumb: 'https://img.example/S3/480.jpg',
+                  medium: 'https://img.example/S3/1600.jpg',
+                  large: 'https://img.example/S3/2560.jpg',
+                },
+                lang: 'en',
+                translated: false,
+                is_favorite: false,
+              },
+            ],
+            next_cursor:
+              'eyJzIjoic2VhcmNoLmxpc3RpbmdzIiwiZCI6eyJhIjpbMTc3OTM2LDNdLCJoIjoiQ0tFa3dHTl8yMm50WTVpNSJ9fQ.DU7sSNp66Lovi1YbRlrpd4RCoUp1_7cjdtBjmPIWKyI',
+            has_more: true,
+          },
+        },
+      },
       onRequest: optionalAuth(),
       schema: {
         tags: ['search'],

@@ -11,6 +11,30 @@ export default async function mapRoute(app: FastifyInstance, { services, config 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/search/map',
     {
+      config: {
+        example: {
+          query: { kind: 'stay', bbox: '98.2,7.7,98.5,8.1', zoom: 12 },
+          response: {
+            clusters: [
+              {
+                lat: 7.819499974139035,
+                lon: 98.29899994656444,
+                count: 1,
+                bbox: [98.29899994656444, 7.819499974139035, 98.29899994656444, 7.819499974139035],
+              },
+              {
+                lat: 7.847499973140657,
+                lon: 98.29649996012449,
+                count: 1,
+                bbox: [98.29649996012449, 7.847499973140657, 98.29649996012449, 7.847499973140657],
+              },
+            ],
+            points: [],
+            truncated: false,
+            total: 3,
+          },
+        },
+      },
       schema: {
         tags: ['search'],
         summary: 'Listings on the map: clusters or points',

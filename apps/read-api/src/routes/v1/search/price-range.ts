@@ -10,6 +10,17 @@ export default async function priceRangeRoute(app: FastifyInstance, { services }
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/search/price-range',
     {
+      config: {
+        example: {
+          query: { kind: 'stay', currency: 'THB' },
+          response: {
+            currency: 'THB',
+            min_minor: 120000,
+            max_minor: 450000,
+            histogram: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1],
+          },
+        },
+      },
       schema: {
         tags: ['search'],
         summary: 'Price range and histogram for the price slider',

@@ -10,6 +10,18 @@ export default async function suggestRoute(app: FastifyInstance, { services }: R
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/search/suggest',
     {
+      config: {
+        example: {
+          query: { q: 'kat', kind: 'all' },
+          response: {
+            places: [{ id: 4, slug: 'kata', name: 'Kata', name_full: 'Kata, Phuket, Thailand', level: 'district' }],
+            listings: [
+              { id: 13, kind: 'food', title: 'Kata vegan cafe', place_name: 'Kata' },
+              { id: 10, kind: 'transport', title: 'Kata scooter rental', place_name: 'Kata' },
+            ],
+          },
+        },
+      },
       schema: {
         tags: ['search'],
         summary: 'Suggestions of places and listings as the guest types',

@@ -9,6 +9,7 @@ export default async function assistantRead(app: FastifyInstance, { services }: 
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/assistant/read',
     {
+      config: { example: { response: { notifications: 0, messages: 0, assistant: 0 } } },
       onRequest: requireAuth(),
       schema: {
         tags: ['badges'],

@@ -8,6 +8,20 @@ export default async function captcha(app: FastifyInstance, { services }: WriteR
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/captcha',
     {
+      config: {
+        example: {
+          response: {
+            captcha_id: '8c36dca4-0450-4979-92b9-70a2422d7066',
+            background: 'data:image/png;base64,iVBORw0KGgoAAAANSU…',
+            piece: 'data:image/png;base64,iVBORw0KGgoAAAANSU…',
+            width: 320,
+            height: 160,
+            piece_size: 56,
+            pow: { algorithm: 'sha256', prefix: 'f3dcf83a4203a0b462aa9213bbccf8a3', difficulty_bits: 13 },
+            expires_in: 120,
+          },
+        },
+      },
       schema: {
         tags: ['auth'],
         summary: 'Get a slider-puzzle captcha (DESIGN G5d)',

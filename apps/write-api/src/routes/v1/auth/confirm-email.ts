@@ -8,6 +8,12 @@ export default async function confirmEmail(app: FastifyInstance, { services }: W
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/confirm-email',
     {
+      config: {
+        example: {
+          body: { token: 'b7Qm2xK9_pLw4RtZ0vNc8HfJ3sDy6GeUaT1oXi5kVq0' },
+          response: { ok: true, message: 'Email confirmed.' },
+        },
+      },
       schema: {
         tags: ['auth'],
         summary: 'Confirm the email address with the emailed token',

@@ -8,6 +8,12 @@ export default async function deleteConfirm(app: FastifyInstance, { services }: 
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/delete-confirm',
     {
+      config: {
+        example: {
+          body: { token: 'Dz5r1Qm8Xw3Kb7Pt2Nv6Hs9Lc4Jf0Gy1A_mW4pS7eLq' },
+          response: { ok: true, message: 'Account deleted.' },
+        },
+      },
       schema: {
         tags: ['auth'],
         summary: 'Delete the account with the emailed token',

@@ -10,7 +10,7 @@ export default async function deleteRequest(app: FastifyInstance, { services }: 
     '/v1/auth/delete-request',
     {
       onRequest: requireAuth(),
-      config: { idempotent: true },
+      config: { idempotent: true, example: { body: {} } },
       schema: {
         tags: ['auth'],
         summary: 'Ask to delete the account; confirmed by email',

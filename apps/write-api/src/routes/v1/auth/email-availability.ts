@@ -8,6 +8,7 @@ export default async function emailAvailability(app: FastifyInstance, { services
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/auth/email-availability',
     {
+      config: { example: { query: { email: 'anna.lee@example.com' }, response: { available: true } } },
       schema: {
         tags: ['auth'],
         summary: 'Whether an email can still be registered',

@@ -8,6 +8,7 @@ export default async function logoutAll(app: FastifyInstance, { services }: Writ
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/logout-all',
     {
+      config: { example: { response: { ok: true, message: 'Signed out of 0 other sessions.' } } },
       onRequest: requireAuth({ allowLoginRestricted: true }),
       schema: {
         tags: ['auth'],

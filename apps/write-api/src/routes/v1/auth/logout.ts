@@ -8,6 +8,7 @@ export default async function logout(app: FastifyInstance, { services }: WriteRo
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/logout',
     {
+      config: { example: { response: { ok: true, message: 'Signed out.' } } },
       onRequest: requireAuth({ allowLoginRestricted: true }),
       schema: {
         tags: ['auth'],

@@ -9,6 +9,19 @@ export default async function refresh(app: FastifyInstance, { services }: WriteR
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/refresh',
     {
+      config: {
+        example: {
+          body: { refresh_token: 'yrTV0EILK_g300YF-qO4FecaXsVyA0Aolvy_hnLUwTc' },
+          response: {
+            access_token:
+              'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiJmNTcyMmU1NS05ZTQzLTQwNjktYjc5Zi1jNmI3NzdiYzJhZGMiLCJzdWIiOiIyYTU1ZjNjZi00Y2I0LTQyY2MtYWFkMi0zZTUyNTFmYTA2ZmIiLCJhdWQiOiJndWVzdCIsImV4cCI6MTc5NTQ3NjUwMn0.q7yXc2VnZ2VzdGVkLXNpZ25hdHVyZS1mb3ItZG9jcw',
+            refresh_token: 'yrTV0EILK_g300YF-qO4FecaXsVyA0Aolvy_hnLUwTc',
+            token_type: 'Bearer',
+            expires_in: 900,
+            session_id: 'f5722e55-9e43-4069-b79f-c6b777bc2adc',
+          },
+        },
+      },
       schema: {
         tags: ['auth'],
         summary: 'Exchange the refresh token for fresh access tokens',

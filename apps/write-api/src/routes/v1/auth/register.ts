@@ -9,7 +9,27 @@ export default async function register(app: FastifyInstance, { services }: Write
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/register',
     {
-      config: { idempotent: true },
+      config: {
+        idempotent: true,
+        example: {
+          body: {
+            first_name: 'Anna',
+            last_name: 'Lee',
+            email: 'anna.lee@example.com',
+            password: 'plum harbor lantern 57',
+            accept_terms: true,
+            marketing_opt_in: false,
+          },
+          response: {
+            access_token:
+              'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiJmNTcyMmU1NS05ZTQzLTQwNjktYjc5Zi1jNmI3NzdiYzJhZGMiLCJzdWIiOiIyYTU1ZjNjZi00Y2I0LTQyY2MtYWFkMi0zZTUyNTFmYTA2ZmIiLCJhdWQiOiJndWVzdCIsImV4cCI6MTc5NTQ3NjUwMn0.q7yXc2VnZ2VzdGVkLXNpZ25hdHVyZS1mb3ItZG9jcw',
+            refresh_token: 'yrTV0EILK_g300YF-qO4FecaXsVyA0Aolvy_hnLUwTc',
+            token_type: 'Bearer',
+            expires_in: 900,
+            session_id: '803535e3-91c9-4d8b-a1f2-8b25e647399b',
+          },
+        },
+      },
       schema: {
         tags: ['auth'],
         summary: 'Create an account and sign in',

@@ -9,7 +9,7 @@ export default async function resendConfirmation(app: FastifyInstance, { service
     '/v1/auth/resend-confirmation',
     {
       onRequest: requireAuth(),
-      config: { idempotent: true },
+      config: { idempotent: true, example: { response: { ok: true, message: 'Confirmation email sent.' } } },
       schema: {
         tags: ['auth'],
         summary: 'Send the email-confirmation link again',

@@ -10,7 +10,10 @@ export default async function wsTicket(app: FastifyInstance, { services }: Write
     '/v1/auth/ws-ticket',
     {
       onRequest: requireAuth({ confirmed: true, restrictions: ['login'] }),
-      config: { idempotent: true },
+      config: {
+        idempotent: true,
+        example: { response: { ticket: '4wDHhDiHtgh0Zl8cDg4_6ZyEdN3S-c1k-Q0j_B8LBl0', expires_in: 60 } },
+      },
       schema: {
         tags: ['auth'],
         summary: 'One-time ticket for the socket (web client)',

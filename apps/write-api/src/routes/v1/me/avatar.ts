@@ -20,6 +20,15 @@ export default async function meAvatar(app: FastifyInstance, { services }: Write
   r.put(
     '/v1/me/avatar',
     {
+      config: {
+        example: {
+          body: { file: "(the image's bytes: JPEG, PNG, HEIC or WebP)" },
+          response: {
+            avatar_url:
+              'https://api.example.com/v1/media/avatars/ef1c492e4d804f27b15d71f95d0614039bab4608508a161649b0ab5e0efe2bbb.jpg',
+          },
+        },
+      },
       onRequest: requireAuth({ confirmed: true }),
       // The multipart body is read part by part in the handler; its schema only documents it.
       validatorCompiler: () => (data) => ({ value: data }),
@@ -52,6 +61,7 @@ export default async function meAvatar(app: FastifyInstance, { services }: Write
   r.delete(
     '/v1/me/avatar',
     {
+      config: { example: {} },
       onRequest: requireAuth({ confirmed: true }),
       schema: {
         tags: ['me'],

@@ -9,6 +9,7 @@ export default async function meBadges(app: FastifyInstance, { services }: Write
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/me/badges',
     {
+      config: { example: { response: { notifications: 2, messages: 3, assistant: 1 } } },
       onRequest: requireAuth(),
       schema: {
         tags: ['me'],

@@ -14,6 +14,25 @@ export default async function meEmailPrefs(app: FastifyInstance, { services }: W
   r.get(
     '/v1/me/email-prefs',
     {
+      config: {
+        example: {
+          response: {
+            groups: [
+              {
+                code: 'booking',
+                items: [
+                  { code: 'booking.status', enabled: true, default: true, marketing: false },
+                  { code: 'booking.reminder', enabled: true, default: true, marketing: false },
+                ],
+              },
+              {
+                code: 'messages',
+                items: [{ code: 'message.unread_digest', enabled: true, default: true, marketing: false }],
+              },
+            ],
+          },
+        },
+      },
       onRequest: requireAuth({ confirmed: true }),
       schema: {
         tags: ['me'],
@@ -31,6 +50,26 @@ export default async function meEmailPrefs(app: FastifyInstance, { services }: W
   r.put(
     '/v1/me/email-prefs',
     {
+      config: {
+        example: {
+          body: { prefs: { 'marketing.news': false, 'review.request': true } },
+          response: {
+            groups: [
+              {
+                code: 'booking',
+                items: [
+                  { code: 'booking.status', enabled: true, default: true, marketing: false },
+                  { code: 'booking.reminder', enabled: true, default: true, marketing: false },
+                ],
+              },
+              {
+                code: 'messages',
+                items: [{ code: 'message.unread_digest', enabled: true, default: true, marketing: false }],
+              },
+            ],
+          },
+        },
+      },
       onRequest: requireAuth({ confirmed: true }),
       schema: {
         tags: ['me'],

@@ -11,6 +11,23 @@ export default async function mePushPrefs(app: FastifyInstance, { services }: Wr
   r.get(
     '/v1/me/push-prefs',
     {
+      config: {
+        example: {
+          response: {
+            enabled: true,
+            groups: [
+              { code: 'messages', items: [{ code: 'message.new', enabled: true, default: true, marketing: false }] },
+              {
+                code: 'booking',
+                items: [
+                  { code: 'booking.status', enabled: true, default: true, marketing: false },
+                  { code: 'booking.reminder', enabled: true, default: true, marketing: false },
+                ],
+              },
+            ],
+          },
+        },
+      },
       onRequest: requireAuth({ confirmed: true }),
       schema: {
         tags: ['me'],
@@ -29,6 +46,24 @@ export default async function mePushPrefs(app: FastifyInstance, { services }: Wr
   r.put(
     '/v1/me/push-prefs',
     {
+      config: {
+        example: {
+          body: { enabled: true, prefs: { 'marketing.offers': false } },
+          response: {
+            enabled: true,
+            groups: [
+              { code: 'messages', items: [{ code: 'message.new', enabled: true, default: true, marketing: false }] },
+              {
+                code: 'booking',
+                items: [
+                  { code: 'booking.status', enabled: true, default: true, marketing: false },
+                  { code: 'booking.reminder', enabled: true, default: true, marketing: false },
+                ],
+              },
+            ],
+          },
+        },
+      },
       onRequest: requireAuth({ confirmed: true }),
       schema: {
         tags: ['me'],

@@ -12,6 +12,7 @@ export default async function meSearchFilters(app: FastifyInstance, { services }
   r.get(
     '/v1/me/search-filters',
     {
+      config: { example: { response: { stay: {}, experience: {}, service: {}, map_view: {} } } },
       onRequest: requireAuth({ confirmed: true }),
       schema: {
         tags: ['me'],
@@ -27,6 +28,20 @@ export default async function meSearchFilters(app: FastifyInstance, { services }
   r.put(
     '/v1/me/search-filters',
     {
+      config: {
+        example: {
+          body: {
+            stay: { guests: 2, price_max: 5000, amenities: ['pool', 'wifi'] },
+            map_view: { lat: 7.82, lon: 98.3, zoom: 12 },
+          },
+          response: {
+            stay: { guests: 2, amenities: ['pool', 'wifi'], price_max: 5000 },
+            experience: {},
+            service: {},
+            map_view: { lat: 7.82, lon: 98.3, zoom: 12 },
+          },
+        },
+      },
       onRequest: requireAuth({ confirmed: true }),
       schema: {
         tags: ['me'],

@@ -10,6 +10,13 @@ export default async function mediaFile(app: FastifyInstance, { services }: Writ
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/media/:media_id',
     {
+      config: {
+        example: {
+          file: '*/*',
+          params: { media_id: '6f2d8c4a-1b3e-4f5a-9c7d-2e8b0a4c6d1f' },
+          query: { t: 'CzrywtoF39Kt370e_47DHjtPAKjWMAEZuH2Oc97BNHQ' },
+        },
+      },
       onRequest: optionalAuth(),
       // No automatic HEAD: a link checker's HEAD would otherwise spend a single-use ticket.
       exposeHeadRoute: false,

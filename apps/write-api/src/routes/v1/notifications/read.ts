@@ -9,6 +9,7 @@ export default async function notificationsRead(app: FastifyInstance, { services
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/notifications/read',
     {
+      config: { example: { response: { notifications: 0, messages: 0, assistant: 0 } } },
       onRequest: requireAuth(),
       schema: {
         tags: ['badges'],

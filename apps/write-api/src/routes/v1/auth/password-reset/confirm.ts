@@ -8,6 +8,12 @@ export default async function passwordResetConfirm(app: FastifyInstance, { servi
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/password-reset/confirm',
     {
+      config: {
+        example: {
+          body: { token: 'Kp4x8Wq2Zr6Tn1Vb9Ls3Hd7Fj5Gm0Yc2Q-aE3uR8wNt', password: 'amber meadow compass 28' },
+          response: { ok: true, message: 'Password changed. Sign in with the new password.' },
+        },
+      },
       schema: {
         tags: ['auth'],
         summary: 'Set a new password with the emailed token',

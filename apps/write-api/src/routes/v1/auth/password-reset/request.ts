@@ -8,7 +8,7 @@ export default async function passwordResetRequest(app: FastifyInstance, { servi
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/password-reset/request',
     {
-      config: { idempotent: true },
+      config: { idempotent: true, example: { body: { email: 'anna.lee@example.com' } } },
       schema: {
         tags: ['auth'],
         summary: 'Mail a password-reset link',

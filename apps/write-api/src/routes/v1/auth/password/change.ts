@@ -9,6 +9,12 @@ export default async function passwordChange(app: FastifyInstance, { services }:
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/password/change',
     {
+      config: {
+        example: {
+          body: { current_password: 'plum harbor lantern 57', new_password: 'quiet orchard kettle 93' },
+          response: { ok: true, message: 'Password changed. Other sessions were signed out.' },
+        },
+      },
       onRequest: requireAuth(),
       schema: {
         tags: ['auth'],

@@ -12,6 +12,12 @@ export default async function meFavorite(app: FastifyInstance, { services }: Wri
   r.put(
     '/v1/me/favorites/:listing_id',
     {
+      config: {
+        example: {
+          params: { listing_id: 1 },
+          response: { listing_id: 1, is_favorite: true, added_at: '2026-11-23T21:43:22.397Z' },
+        },
+      },
       onRequest: requireAuth(),
       schema: {
         tags: ['me'],
@@ -30,6 +36,7 @@ export default async function meFavorite(app: FastifyInstance, { services }: Wri
   r.delete(
     '/v1/me/favorites/:listing_id',
     {
+      config: { example: { params: { listing_id: 1 } } },
       onRequest: requireAuth(),
       schema: {
         tags: ['me'],

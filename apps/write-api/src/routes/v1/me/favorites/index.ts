@@ -11,6 +11,18 @@ export default async function meFavorites(app: FastifyInstance, { services }: Wr
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/me/favorites',
     {
+      config: {
+        example: {
+          query: { limit: 20 },
+          response: {
+            items: [
+              { listing_id: 1, kind: 'stay', title: 'Kata sea-view villa', added_at: '2026-11-23T21:43:22.397Z' },
+            ],
+            next_cursor: null,
+            has_more: false,
+          },
+        },
+      },
       onRequest: requireAuth(),
       schema: {
         tags: ['me'],

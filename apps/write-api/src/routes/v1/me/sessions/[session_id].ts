@@ -9,6 +9,12 @@ export default async function meSession(app: FastifyInstance, { services }: Writ
   app.withTypeProvider<ZodTypeProvider>().delete(
     '/v1/me/sessions/:session_id',
     {
+      config: {
+        example: {
+          params: { session_id: '3b8f1c2e-7d4a-4e6b-9a5c-0d1e2f3a4b5c' },
+          response: { ok: true, message: 'Session ended.' },
+        },
+      },
       onRequest: requireAuth({ allowLoginRestricted: true }),
       schema: {
         tags: ['me'],

@@ -9,6 +9,27 @@ export default async function meTransaction(app: FastifyInstance, { services }: 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/me/transactions/:tx_id',
     {
+      config: {
+        example: {
+          params: { tx_id: 'pay_434d404e46ef05943804' },
+          response: {
+            id: 'pay_434d404e46ef05943804',
+            kind: 'booking_payment',
+            state: 'paid',
+            amount_minor: 1250000,
+            currency: 'THB',
+            order_amount_minor: 1250000,
+            order_currency: 'THB',
+            exchange_rate: '1',
+            method: 'card',
+            bank_operation_id: 'OP-100201',
+            refund_of: null,
+            occurred_at: '2026-10-14T12:00:00+07:00',
+            timezone: 'Asia/Bangkok',
+            target: { type: 'booking', id: 'bk_demo_1', title: 'Sea-view villa, Kata' },
+          },
+        },
+      },
       onRequest: requireAuth({ confirmed: true }),
       schema: {
         tags: ['me'],

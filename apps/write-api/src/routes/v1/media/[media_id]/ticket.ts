@@ -12,7 +12,18 @@ export default async function mediaTicket(app: FastifyInstance, { services }: Wr
     '/v1/media/:media_id/ticket',
     {
       onRequest: requireAuth({ confirmed: true }),
-      config: { idempotent: true },
+      config: {
+        idempotent: true,
+        example: {
+          params: { media_id: '6f2d8c4a-1b3e-4f5a-9c7d-2e8b0a4c6d1f' },
+          response: {
+            ticket: 'CzrywtoF39Kt370e_47DHjtPAKjWMAEZuH2Oc97BNHQ',
+            url: 'https://api.example.com/v1/media/ef1c492e-4d80-4f27-b15d-71f95d061403?t=CzrywtoF39Kt370e_47DHjtPAKjWMAEZuH2Oc97BNHQ',
+            expires_in: 60,
+            expires_at: '2026-11-23T21:44:22.225Z',
+          },
+        },
+      },
       schema: {
         tags: ['media'],
         summary: 'One-time link to a private file',

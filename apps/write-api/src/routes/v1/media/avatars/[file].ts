@@ -11,6 +11,12 @@ export default async function avatarFile(app: FastifyInstance, { services }: Wri
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/media/avatars/:file',
     {
+      config: {
+        example: {
+          file: 'image/jpeg',
+          params: { file: '5e1f0c3a9b7d2e4f6a8c0b1d3e5f7a9c2b4d6e8f0a1c3e5b7d9f1a3c5e7b9d0f.jpg' },
+        },
+      },
       schema: {
         tags: ['media'],
         summary: 'An avatar, for an image element',

@@ -10,6 +10,12 @@ export default async function dialogRead(app: FastifyInstance, { services }: Wri
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/chats/dialogs/:id/read',
     {
+      config: {
+        example: {
+          params: { id: '9d4e2b7a-5c1f-4a8e-b3d6-7f0a2c4e6b81' },
+          response: { notifications: 0, messages: 0, assistant: 0 },
+        },
+      },
       onRequest: requireAuth(),
       schema: {
         tags: ['badges'],
