@@ -14,6 +14,13 @@ export interface PlanTargets {
 }
 
 /**
+ * Score of a listing whose category, amenity or property type the word names: above any text
+ * score of the word (a title's BM25 with its boost stays well below), so "kitchen" finds stays
+ * with a kitchen before a "Vegan kitchen", and the text orders within each group.
+ */
+const NAMED_BOOST = 100;
+
+/**
  * One word: in a text field (stemmed per language: word forms; or, with a small typo, as written),
  * or as one of its synonyms, or as the category, amenity or property type it names (which rank
  * highest: a villa above a "villa cleaning" service). Fuzziness `AUTO:4,12`: one edit from four
@@ -47,7 +54,7 @@ export function planWordClause(w: PlanWord, t: PlanTargets): Dsl {
     if (field) byField.set(field, [...(byField.get(field) ?? []), hit.code]);
   }
   for (const [field, codes] of byField) {
-    should.push({ constant_score: { filter: { terms: { [field]: codes } }, boost: 6 } });
+    should.push({ constant_score: { filter: { terms: { [field]: codes } }, boost: NAMED_BOOST } });
   }
   // Thai and Chinese: a short form may be the start of one longer dictionary word.
   if (isUnspaced(w.text)) should.push({ prefix: { text_all: { value: w.text.replace(/ /g, '') } } });

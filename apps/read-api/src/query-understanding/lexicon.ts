@@ -41,8 +41,10 @@ export interface LexiconPlace {
   popular: boolean;
   pathIds: number[];
   name: Names;
-  /** Every name and alias, folded, words joined by one space. */
+  /** Every name, folded, words joined by one space. */
   forms: string[];
+  /** The aliases the same way (a prefix of a name ranks above a prefix of an alias). */
+  aliasForms: string[];
 }
 
 /** Where a vocabulary word points in the listings and events documents. */
@@ -57,6 +59,8 @@ export interface Lexicon {
   placeKeys: Map<string, number[]>;
   /** Thai and Chinese names without spaces, longest first: looked for inside unspaced runs. */
   unspacedPlaceNames: Array<{ name: string; ids: number[] }>;
+  /** Thai and Chinese words of the vocabulary, synonyms and generic words, longest first: cut out of unspaced runs too. */
+  unspacedWords: string[];
   vocabulary: Map<string, VocabularyHit[]>;
   /** Key → the other members of its synonym groups. */
   synonyms: Map<string, string[]>;
@@ -90,13 +94,11 @@ export function buildLexicon(input: {
   for (const p of input.places) {
     // By slug, or by the English name as a slug (catalogs spell slugs their own way: samui, koh-samui).
     const alias = input.aliases[p.slug] ?? input.aliases[words(p.name.en ?? '').join('-')] ?? {};
-    const all = [
-      ...Object.values(p.name).filter((n): n is string => Boolean(n)),
-      ...Object.values(alias).flatMap((l) => l ?? []),
-      p.slug.replace(/-/g, ' '),
-    ];
-    const forms = [...new Set(all.map((n) => words(n).join(' ')).filter(Boolean))];
-    places.set(p.id, { ...p, forms });
+    const own = Object.values(p.name).filter((n): n is string => Boolean(n));
+    const others = [...Object.values(alias).flatMap((l) => l ?? []), p.slug.replace(/-/g, ' ')];
+    const all = [...own, ...others];
+    const formsOf = (ns: string[]) => [...new Set(ns.map((n) => words(n).join(' ')).filter(Boolean))];
+    places.set(p.id, { ...p, forms: formsOf(own), aliasForms: formsOf(others) });
     for (const n of all) {
       maxWords = Math.max(maxWords, words(n).length);
       for (const k of nameKeys(n)) addTo(placeKeys, k, p.id);
@@ -142,8 +144,20 @@ export function buildLexicon(input: {
     }
   }
 
+  const unspacedWords = [...new Set([...vocabulary.keys(), ...synonyms.keys(), ...generic])]
+    .filter((k) => !k.includes(' ') && isUnspaced(k) && longEnoughInside(k))
+    .sort((a, b) => [...b].length - [...a].length || a.localeCompare(b));
   const unspacedPlaceNames = [...unspaced.entries()]
     .map(([name, ids]) => ({ name, ids }))
     .sort((a, b) => [...b.name].length - [...a.name].length || a.name.localeCompare(b.name));
-  return { places, placeKeys, unspacedPlaceNames, vocabulary, synonyms, generic, maxWords: Math.min(maxWords, 5) };
+  return {
+    places,
+    placeKeys,
+    unspacedPlaceNames,
+    unspacedWords,
+    vocabulary,
+    synonyms,
+    generic,
+    maxWords: Math.min(maxWords, 5),
+  };
 }

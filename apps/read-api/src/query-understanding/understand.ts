@@ -46,6 +46,25 @@ function splitUnspaced(run: string, lex: Lexicon): Token[] {
   return [{ text: run }];
 }
 
+/**
+ * Cuts known words (vocabulary, synonyms, generic words; longest first) out of a Thai or Chinese
+ * run that is not one of them itself: 租摩托车 is 租 (rent) + 摩托车 (scooter), and the engine's
+ * dictionary, which knows 出租 but not 租 alone, then finds each.
+ */
+function splitWords(run: string, lex: Lexicon): string[] {
+  if (known(lex, run)) return [run];
+  for (const w of lex.unspacedWords) {
+    const at = run.indexOf(w);
+    if (at < 0 || w === run) continue;
+    return [
+      ...(at > 0 ? splitWords(run.slice(0, at), lex) : []),
+      w,
+      ...(at + w.length < run.length ? splitWords(run.slice(at + w.length), lex) : []),
+    ];
+  }
+  return [run];
+}
+
 function known(lex: Lexicon, key: string): boolean {
   return lex.vocabulary.has(key) || lex.synonyms.has(key) || lex.generic.has(key);
 }
@@ -98,7 +117,13 @@ export function understand(q: string, lex: Lexicon): QueryPlan {
       break;
     }
   }
-  // 3. The other words: phrases of the vocabulary and the synonyms, longest first.
+  // 3. The other words: Thai and Chinese runs cut at known words; phrases of the vocabulary and
+  // the synonyms, longest first.
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const t = tokens[i]!;
+    if (t.place || !isUnspaced(t.text)) continue;
+    tokens.splice(i, 1, ...splitWords(t.text, lex).map((text) => ({ text })));
+  }
   const rest: PlanWord[] = [];
   const placeMatches: QueryPlan['placeMatches'] = [];
   for (let i = 0; i < tokens.length;) {
@@ -154,11 +179,16 @@ export function placesByPrefix(q: string, lex: Lexicon): number[] {
   const ranked: Array<{ id: number; rank: number }> = [];
   for (const p of lex.places.values()) {
     let rank = Infinity;
-    for (const form of p.forms) {
-      const formCompact = form.replace(/ /g, '');
-      if (form.startsWith(spaced) || formCompact.startsWith(compact)) rank = Math.min(rank, 0);
-      else if (form.split(' ').some((w) => w.startsWith(spaced))) rank = Math.min(rank, 1);
-      else if ([...compact].length >= minInside && formCompact.includes(compact)) rank = Math.min(rank, 2);
+    for (const [forms, after] of [
+      [p.forms, 0],
+      [p.aliasForms, 0.5],
+    ] as const) {
+      for (const form of forms) {
+        const formCompact = form.replace(/ /g, '');
+        if (form.startsWith(spaced) || formCompact.startsWith(compact)) rank = Math.min(rank, 0 + after);
+        else if (form.split(' ').some((w) => w.startsWith(spaced))) rank = Math.min(rank, 1 + after);
+        else if ([...compact].length >= minInside && formCompact.includes(compact)) rank = Math.min(rank, 2 + after);
+      }
     }
     if (rank < Infinity) ranked.push({ id: p.id, rank });
   }
