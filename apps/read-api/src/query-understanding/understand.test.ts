@@ -85,7 +85,13 @@ describe('places in q: any language, aliases, exactly', () => {
   });
 
   it('Thai and Chinese written without spaces: the place is cut out, the rest are words', () => {
-    expect(understand('นวดแผนไทยกรุงเทพ', lexicon)).toMatchObject({ placeIds: [20], words: [{ text: 'นวดแผนไทย' }] });
+    expect(understand('นวดแผนไทยกรุงเทพ', lexicon)).toMatchObject({
+      placeIds: [20],
+      // นวด (massage) is a known word, cut out too: it also finds the massage category.
+      words: [{ text: 'นวด', vocabulary: [{ field: 'category', code: 'massage' }] }, { text: 'แผนไทย' }],
+    });
+    // 租 (rent, generic) is cut out of 租摩托车; the engine's dictionary knows 摩托车 (scooter).
+    expect(understand('租摩托车', lexicon).words).toMatchObject([{ text: '租', generic: true }, { text: '摩托车' }]);
     expect(understand('普吉潜水', lexicon)).toMatchObject({ placeIds: [1], words: [{ text: '潜水' }] });
     expect(understand('ภูเก็ตวิลล่า', lexicon)).toMatchObject({ placeIds: [1], words: [{ text: 'วิลล่า' }] });
     // The longer name first: เมืองภูเก็ต is Phuket Town, not Phuket.
