@@ -16,6 +16,7 @@ import { MapUpstream } from './map/upstream.ts';
 import { createNodesService, type NodesService } from './nodes/service.ts';
 import { createPlacesService, type PlacesService } from './places/service.ts';
 import { createSearchService, type SearchService } from './search/service.ts';
+import { createQueryUnderstanding } from './query-understanding/service.ts';
 
 // The schemas requests are parsed with before they reach a service: a bench or script that calls
 // a service directly parses its input exactly as the route does.
@@ -72,9 +73,10 @@ export function createReadServices(deps: ReadServiceDeps): ReadServices {
   const fx = createFxService({ db });
   const currencies = createCurrenciesService({ db });
   const clientConfig = createClientConfigService({ config, db, currencies });
+  const understanding = createQueryUnderstanding({ engine, placesIndex: indices.places, db, cacheTtlS });
   return {
-    search: createSearchService({ engine, indices, fx, cursors, config, database }),
-    events: createEventsService({ engine, index: indices.events, cursors, clock, config }),
+    search: createSearchService({ engine, indices, fx, cursors, config, database, understanding }),
+    events: createEventsService({ engine, index: indices.events, cursors, clock, config, understanding }),
     places: createPlacesService({ engine, indices, clock }),
     categories: createCategoriesService({ db, engine, indices, cacheTtlS }),
     amenities: createAmenitiesService({ db, cacheTtlS }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  eventTextFilters,
   atOrBeforeClause,
   calendarQuery,
   eventQuery,
@@ -72,23 +73,21 @@ describe('eventQuery', () => {
       { term: { audience: 'family' } },
       { terms: { crowd: ['small', 'medium'] } },
       { term: { event_lang: 'ru' } },
-      {
-        multi_match: {
-          query: 'beach party',
-          fields: expect.arrayContaining([
-            'title.ru',
-            'venue.name.en',
-            'place_names.th',
-            'description.zh-Hans',
-            'text_all',
-          ]),
-          type: 'cross_fields',
-          operator: 'and',
-        },
-      },
+      ...eventTextFilters('beach party', null),
       { geo_bounding_box: { location: { top_left: { lat: 7.9, lon: 98.2 }, bottom_right: { lat: 7.7, lon: 98.4 } } } },
       { geo_distance: { distance: '5000m', location: { lat: 7.8, lon: 98.3 } } },
     ]);
+  });
+
+  it('q: every word in a name, description or venue of any language; places by id, not by name', () => {
+    const [beach, party] = eventTextFilters('beach party', null) as any[];
+    expect(beach.bool.should[0].multi_match).toMatchObject({ query: 'beach', operator: 'and' });
+    expect(party.bool.should[0].multi_match.query).toBe('party');
+    const fields: string[] = beach.bool.should[0].multi_match.fields;
+    expect(fields).toEqual(expect.arrayContaining(['title.ru', 'venue.name.en', 'description.zh-Hans', 'text_all']));
+    expect(fields.some((f) => f.startsWith('place_names'))).toBe(false);
+    const plan = { placeIds: [7], placeMatches: [], words: [] };
+    expect(eventTextFilters('Kata', plan)).toEqual([{ terms: { place_path_ids: [7] } }]);
   });
 });
 

@@ -4,6 +4,8 @@ import { cellPrecision, CLUSTER_MAX_ZOOM, clusterCells } from '../geo/clusters.t
 import { boundingBoxFilter, withinRadiusFilter, type BBox } from '../geo/filters.ts';
 import { timeOfDayClause, type TimeOfDay } from './time-of-day.ts';
 import { addDays, type DayWindow } from './window.ts';
+import { planClauses, type PlanTargets } from '../query-understanding/dsl.ts';
+import { planOrWords, type QueryPlan } from '../query-understanding/understand.ts';
 
 /**
  * Pure query builders for the events index (one document per occurrence): filters in, query DSL
@@ -19,6 +21,8 @@ export interface EventFilters {
   crowd?: string[] | undefined;
   eventLang: string;
   q?: string | undefined;
+  /** What `q` asks for (query understanding); absent: `q` is read as words only. */
+  plan?: QueryPlan | null | undefined;
   bbox?: BBox | undefined;
   near?: { lat: number; lon: number; radiusM: number } | undefined;
 }
@@ -32,18 +36,31 @@ export interface EventScope {
   now: Date;
 }
 
-/** Fields `q` reads: name, description, venue and place in every language, plus folded ICU words. */
+/**
+ * Fields the words of `q` are looked for in: name, description and venue in every language, plus
+ * folded ICU words. The places `q` names are selected exactly by query understanding, as for
+ * listings (the same module, so one word selects the same places in both).
+ */
 export const EVENT_TEXT_FIELDS = [
-  ...['title', 'description', 'venue.name', 'place_names'].flatMap((f) => CONTENT_LANGUAGES.map((l) => `${f}.${l}`)),
+  ...['title', 'description', 'venue.name'].flatMap((f) => CONTENT_LANGUAGES.map((l) => `${f}.${l}`)),
   'text_all',
 ];
 
+export const EVENT_TARGETS: PlanTargets = {
+  fields: EVENT_TEXT_FIELDS,
+  placePath: 'place_path_ids',
+  codes: { category: 'category.code' },
+};
+
 /**
- * `q`: every word must match, in any of the fields, all languages at once. Per-language fields
- * are stemmed (Russian word forms, English plurals); `text_all` catches mixed-language queries.
+ * `q` as filters (the events lists are ordered by time, not scored): the places it names, and
+ * every word that is not generic in some field, as a synonym or as the category it names.
  */
-export function eventTextQuery(q: string): Dsl {
-  return { multi_match: { query: q, fields: EVENT_TEXT_FIELDS, type: 'cross_fields', operator: 'and' } };
+export function eventTextFilters(q: string, plan: QueryPlan | null | undefined): Dsl[] {
+  const p = planOrWords(q, plan);
+  if (!p) return [];
+  const { must, filter } = planClauses(p, EVENT_TARGETS);
+  return [...filter, ...must];
 }
 
 /**
@@ -72,7 +89,7 @@ export function eventQuery(scope: EventScope, extra: Dsl[] = []): Dsl {
   if (f.audience !== 'any') filter.push({ term: { audience: f.audience } });
   if (f.crowd?.length) filter.push({ terms: { crowd: f.crowd } });
   if (f.eventLang !== 'any') filter.push({ term: { event_lang: f.eventLang } });
-  if (f.q) filter.push(eventTextQuery(f.q));
+  if (f.q) filter.push(...eventTextFilters(f.q, f.plan));
   if (f.bbox) filter.push(boundingBoxFilter(f.bbox));
   if (f.near) filter.push(withinRadiusFilter(f.near, f.near.radiusM));
   filter.push(...extra);

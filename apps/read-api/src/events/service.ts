@@ -16,10 +16,12 @@ import {
   upcomingQuery,
   unseenEventIds,
   localStartKey,
+  type EventFilters,
   type EventScope,
   type UpcomingAfter,
 } from './query.ts';
 import type { EventFilterQuery } from './params.ts';
+import type { QueryUnderstanding } from '../query-understanding/service.ts';
 import { resumeList, safeInts } from './list-cursor.ts';
 import { listScopeAt, requestToday, resolveFilters } from './scope.ts';
 import type { EventCardT } from './schemas.ts';
@@ -36,6 +38,8 @@ export interface EventsServiceDeps {
   cursors: CursorCodec;
   clock: Clock;
   config: Pick<Config, 'EVENTS_HORIZON_DAYS' | 'MAP_MAX_POINTS' | 'EVENT_PAGE_OCCURRENCES'>;
+  /** What `q` asks for: the same reading as the listings search. */
+  understanding: Pick<QueryUnderstanding, 'plan'>;
 }
 
 export type CalendarRequest = EventFilterQuery & { first?: string | undefined; days: number };
@@ -52,13 +56,17 @@ export type EventsService = ReturnType<typeof createEventsService>;
  */
 export function createEventsService(deps: EventsServiceDeps) {
   const { config, clock } = deps;
+  /** The filters with the plan of their `q` (after the request's own checks). */
+  async function understood(filters: EventFilters): Promise<EventFilters> {
+    return { ...filters, plan: await deps.understanding.plan(filters.q) };
+  }
   return {
     /** The calendar strip: distinct events per day from `first` (default today), `days` long. */
     async calendar(q: CalendarRequest) {
       checkDayFilters(q);
       const now = clock.now();
       const today = requestToday(now, q);
-      const filters = resolveFilters(q);
+      const filters = await understood(resolveFilters(q));
       // The index keeps no occurrence that is over (the horizon roll deletes them), so a strip
       // starting before today would show 0 for days that had events: refused rather than wrong.
       if (q.first !== undefined && q.first < today) {
@@ -78,7 +86,7 @@ export function createEventsService(deps: EventsServiceDeps) {
     /** One card per event at its nearest matching occurrence, keyset-paged. */
     async upcoming(q: UpcomingRequest, lang: ContentLanguage) {
       // Cross-field rules first (400 names the field), whatever the cursor.
-      const filters = resolveFilters(q);
+      const filters = await understood(resolveFilters(q));
       checkDayFilters(q);
       return loadUpcoming(deps, (now) => listScopeAt(filters, q, now, config.EVENTS_HORIZON_DAYS), {
         limit: q.limit,
@@ -91,7 +99,7 @@ export function createEventsService(deps: EventsServiceDeps) {
     /** Every matching occurrence on its day, grouped per day, keyset-paged. */
     async feed(q: EventFeedRequest, lang: ContentLanguage) {
       // Cross-field rules first (400 names the field), whatever the cursor.
-      const filters = resolveFilters(q);
+      const filters = await understood(resolveFilters(q));
       checkDayFilters(q);
       return loadFeed(deps, (now) => listScopeAt(filters, q, now, config.EVENTS_HORIZON_DAYS), {
         limit: q.limit,
@@ -104,7 +112,7 @@ export function createEventsService(deps: EventsServiceDeps) {
     async map(q: EventMapRequest, lang: ContentLanguage) {
       const now = clock.now();
       const today = requestToday(now, q);
-      const filters = resolveFilters(q);
+      const filters = await understood(resolveFilters(q));
       const window = listWindow(q, today, config.EVENTS_HORIZON_DAYS);
       return loadMap(deps, window ? { filters, window, today, now } : null, q.zoom, lang);
     },

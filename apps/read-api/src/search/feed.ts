@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Dsl } from '@guest/search-engine';
 import { CARD_SOURCE } from './cards.ts';
 import type { Filters, Sort } from './params.ts';
-import { buildListingQuery, type QueryContext } from './query.ts';
+import { buildListingQuery, hasText, type QueryContext } from './query.ts';
 import { buildSort } from './sort.ts';
 
 /** Scope of feed cursors: a cursor of another list is refused. */
@@ -47,7 +47,7 @@ export function buildFeedRequest(
     track_total_hits: false,
     _source: [...CARD_SOURCE],
     query: buildListingQuery(filters, ctx),
-    sort: buildSort(page.sort, { hasText: !!filters.q, near: filters.near }),
+    sort: buildSort(page.sort, { hasText: hasText(filters, ctx), near: filters.near }),
   };
   if (page.searchAfter) body.search_after = page.searchAfter;
   return body;

@@ -2,7 +2,7 @@ import type { ListingDocument } from '@guest/catalog';
 import type { Dsl } from '@guest/search-engine';
 import { cellsSpanned, clusterCells, gridPrecision } from '../geo/clusters.ts';
 import type { Filters } from './params.ts';
-import { buildListingQuery, type QueryContext } from './query.ts';
+import { buildListingQuery, hasText, type QueryContext } from './query.ts';
 import { buildSort } from './sort.ts';
 
 /**
@@ -29,7 +29,7 @@ export function buildPointsRequest(f: Filters, ctx: QueryContext, maxPoints: num
     track_total_hits: true,
     _source: [...POINT_SOURCE],
     query: buildListingQuery(f, ctx, { filter: [ON_MAP] }),
-    sort: buildSort('relevance', { hasText: !!f.q, near: f.near }),
+    sort: buildSort('relevance', { hasText: hasText(f, ctx), near: f.near }),
   };
 }
 
@@ -57,7 +57,7 @@ export function buildSampledPointsRequest(f: Filters, ctx: QueryContext, zoom: n
             top_hits: {
               size: perCell,
               _source: [...POINT_SOURCE],
-              sort: buildSort('relevance', { hasText: !!f.q, near: f.near }),
+              sort: buildSort('relevance', { hasText: hasText(f, ctx), near: f.near }),
             },
           },
         },

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SearchFilters, type Filters } from './params.ts';
-import {
-  buildFilterClauses,
-  buildListingQuery,
-  buildTextQuery,
-  nextDay,
-  TEXT_FIELDS,
-  wordClause,
-  type QueryContext,
-} from './query.ts';
+import { buildFilterClauses, buildListingQuery, hasText, nextDay, TEXT_FIELDS, type QueryContext } from './query.ts';
+import { buildLexicon } from '../query-understanding/lexicon.ts';
+import { understand } from '../query-understanding/understand.ts';
 
 /** The listing's point in the area, or a `city_only` listing's place centre in it. */
 const pointOrPlace = (on: (field: string) => object) => ({
@@ -166,97 +160,52 @@ describe('buildFilterClauses: each shared filter becomes its query-DSL clause', 
   });
 });
 
-describe('buildTextQuery: q by words, all languages at once', () => {
-  it('every word must match somewhere; phrase and exact words score extra', () => {
-    expect(buildTextQuery('  Kata, villa ')).toEqual({
-      bool: {
-        must: ['Kata', 'villa'].map((w) => ({
-          multi_match: {
-            query: w,
-            fields: [...TEXT_FIELDS],
-            type: 'best_fields',
-            operator: 'and',
-            tie_breaker: 0.3,
-            fuzziness: 'AUTO:3,7',
-            prefix_length: 1,
-            max_expansions: 20,
-            zero_terms_query: 'all',
-          },
-        })),
-        should: [
-          {
-            multi_match: {
-              query: 'Kata villa',
-              fields: [...TEXT_FIELDS],
-              type: 'best_fields',
-              operator: 'or',
-              boost: 2,
-            },
-          },
-          { match_phrase: { text_all: { query: 'Kata villa', slop: 1, boost: 2 } } },
-        ],
-      },
-    });
+describe('q in the listing query: places selected exactly, the other words must match', () => {
+  const lexicon = buildLexicon({
+    places: [
+      { id: 1, slug: 'phuket', level: 'region', popular: true, pathIds: [1], name: { en: 'Phuket', ru: 'Пхукет' } },
+      { id: 2, slug: 'kata', level: 'district', popular: true, pathIds: [1, 2], name: { en: 'Kata', ru: 'Ката' } },
+    ],
+    categories: [],
+    amenities: [],
+    aliases: {},
+    synonyms: { groups: {}, generic: { en: ['rental'] }, property_types: { villa: ['villa'] } },
+  });
+  const withPlan = (q: string): QueryContext => ({ ...ctx, plan: understand(q, lexicon) });
+
+  it('a place name is a filter on the place path, never a fuzzy text match', () => {
+    const q = buildListingQuery(f({ q: 'Ката', kind: 'stay' }), withPlan('Ката')) as any;
+    expect(q.bool.must).toBeUndefined();
+    expect(q.bool.filter).toEqual([{ term: { kind: 'stay' } }, { terms: { place_path_ids: [2] } }]);
+    expect(JSON.stringify(q)).not.toContain('fuzziness');
+    // Only place names: nothing to rank by, the relevance order is the best rated.
+    expect(hasText(f({ q: 'Ката' }), withPlan('Ката'))).toBe(false);
   });
 
-  it('searches name, description and place in every language', () => {
+  it('the other words must match a name or description; generic words only rank', () => {
+    const q = buildListingQuery(f({ q: 'villa rental Kata' }), withPlan('villa rental Kata')) as any;
+    expect(q.bool.filter).toEqual([{ terms: { place_path_ids: [2] } }]);
+    expect(q.bool.must).toHaveLength(1);
+    expect(JSON.stringify(q.bool.must)).toContain('"query":"villa"');
+    expect(JSON.stringify(q.bool.must)).toContain('{"terms":{"stay.property_type":["villa"]}}');
+    expect(JSON.stringify(q.bool.should)).toContain('"query":"rental"');
+    expect(hasText(f({ q: 'villa Kata' }), withPlan('villa Kata'))).toBe(true);
+  });
+
+  it('words are never looked for in place names, and one typo at most is forgiven', () => {
+    for (const field of TEXT_FIELDS) expect(field).not.toMatch(/^place_names/);
     for (const lang of ['en', 'ru', 'th', 'zh-Hans']) {
-      for (const field of ['title', 'description', 'place_names']) {
+      for (const field of ['title', 'description']) {
         expect(TEXT_FIELDS.some((x) => x.startsWith(`${field}.${lang}`))).toBe(true);
       }
     }
+    const q = buildListingQuery(f({ q: 'seafood' }), ctx) as any;
+    expect(JSON.stringify(q)).toContain('"fuzziness":"AUTO:4,12"');
   });
 
-  it('a Thai or Chinese word may also be the start of a longer dictionary word', () => {
-    const match = (w: string) => ({
-      multi_match: {
-        query: w,
-        fields: [...TEXT_FIELDS],
-        type: 'best_fields',
-        operator: 'and',
-        tie_breaker: 0.3,
-        fuzziness: 'AUTO:3,7',
-        prefix_length: 1,
-        max_expansions: 20,
-        zero_terms_query: 'all',
-      },
-    });
-    const inPlaceNames = (w: string) => [
-      { wildcard: { 'place_names.th': { value: `*${w}*` } } },
-      { wildcard: { 'place_names.zh-Hans': { value: `*${w}*` } } },
-    ];
-    expect(wordClause('กรุงเทพ')).toEqual({
-      bool: {
-        should: [match('กรุงเทพ'), { prefix: { text_all: { value: 'กรุงเทพ' } } }, ...inPlaceNames('กรุงเทพ')],
-        minimum_should_match: 1,
-      },
-    });
-    expect(wordClause('普吉')).toEqual({
-      bool: {
-        should: [match('普吉'), { prefix: { text_all: { value: '普吉' } } }, ...inPlaceNames('普吉')],
-        minimum_should_match: 1,
-      },
-    });
-    expect(wordClause('Bangkok')).toEqual(match('Bangkok'));
-  });
-
-  it('a Thai word of four letters or more, or two Han characters, is also looked for inside place names', () => {
-    // สมุย (Samui) is inside the one dictionary word เกาะสมุย (Koh Samui).
-    expect(JSON.stringify(wordClause('สมุย'))).toContain('*สมุย*');
-    // One syllable (ป่า, forest) or one character (岛, island) would be inside too many names.
-    expect(JSON.stringify(wordClause('ป่า'))).not.toContain('wildcard');
-    expect(JSON.stringify(wordClause('岛'))).not.toContain('wildcard');
-    // Wildcard characters of the query are not the client's to use.
-    expect(JSON.stringify(wordClause('สมุย*?'))).toContain('"*สมุย*"');
-  });
-
-  it('only punctuation is no text query', () => {
-    expect(buildTextQuery(' , ! ')).toBeNull();
-  });
-
-  it('the text query goes in must, filters stay in filter', () => {
-    const q = buildListingQuery(f({ q: 'Ката', kind: 'stay' }), ctx) as any;
-    expect(q.bool.must).toEqual([buildTextQuery('Ката')]);
-    expect(q.bool.filter).toEqual([{ term: { kind: 'stay' } }]);
+  it('without a plan from the service, q is read as words only', () => {
+    const q = buildListingQuery(f({ q: 'Kata villa' }), ctx) as any;
+    expect(q.bool.must).toHaveLength(2);
+    expect(q.bool.filter).toBeUndefined();
   });
 });

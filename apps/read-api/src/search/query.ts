@@ -3,6 +3,8 @@ import { convertMinor, type FxTable } from '@guest/catalog';
 import type { Dsl } from '@guest/search-engine';
 import { boundingBoxFilter, withinRadiusFilter } from '../geo/filters.ts';
 import type { Filters } from './params.ts';
+import { planClauses, planHasWords, type PlanTargets } from '../query-understanding/dsl.ts';
+import { planOrWords, type QueryPlan } from '../query-understanding/understand.ts';
 
 /**
  * Pure translation of the shared search filters into OpenSearch query DSL: request in, JSON out.
@@ -14,18 +16,17 @@ export interface QueryContext {
   fx: FxTable;
   /** Currency of `price_base_minor` in the index, and the default of `currency`. */
   baseCurrency: string;
+  /** What `q` asks for (query understanding); absent: `q` is read as words only. */
+  plan?: QueryPlan | null | undefined;
 }
 
 /**
- * Text fields searched by `q`, all languages at once. Per-language fields carry stemming
- * (Russian word forms, English plurals); `text_all` (ICU words, folded) catches everything else.
- * Boosts: the place (district, city) and the name weigh more than the description.
+ * Text fields the words of `q` are looked for in, all languages at once. Per-language fields carry
+ * stemming (Russian word forms, English plurals); `text_all` (ICU words, folded) catches everything
+ * else. The name weighs more than the description. Place names are not among them: the places
+ * `q` names are recognised by query understanding and selected exactly (`place_path_ids`).
  */
 export const TEXT_FIELDS = [
-  'place_names.en^4',
-  'place_names.ru^4',
-  'place_names.th^4',
-  'place_names.zh-Hans^4',
   'title.en^3',
   'title.ru^3',
   'title.th^3',
@@ -37,64 +38,21 @@ export const TEXT_FIELDS = [
   'text_all',
 ] as const;
 
-/**
- * `q` by words: every whitespace-separated word must match in some field (name, description or
- * place, any language); a word that is a stop word in one language's analysis does not count
- * against a listing (zero_terms_query). Small typos are forgiven (AUTO fuzziness, first letter
- * fixed); the whole phrase in the text scores extra. Thai and Chinese are written without spaces:
- * such a run is one "word" whose segments must all match in one field.
- */
-export function buildTextQuery(q: string): Dsl | null {
-  const words = q
-    .split(/\s+/u)
-    .map((w) => w.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, ''))
-    .filter(Boolean)
-    .slice(0, 12);
-  if (!words.length) return null;
-  const should: Dsl[] = [
-    // Exact (unfuzzed) words score above typo matches.
-    {
-      multi_match: { query: words.join(' '), fields: [...TEXT_FIELDS], type: 'best_fields', operator: 'or', boost: 2 },
-    },
-  ];
-  if (words.length > 1) should.push({ match_phrase: { text_all: { query: words.join(' '), slop: 1, boost: 2 } } });
-  return { bool: { must: words.map(wordClause), should } };
+/** Where the listings index keeps what a query plan selects. */
+export const LISTING_TARGETS: PlanTargets = {
+  fields: TEXT_FIELDS,
+  placePath: 'place_path_ids',
+  codes: { category: 'category_codes', amenity: 'amenities', property_type: 'stay.property_type' },
+};
+
+/** The plan of `q`: the one the service made with the lexicon, or a words-only one. */
+export function planOf(f: Pick<Filters, 'q'>, ctx: Pick<QueryContext, 'plan'>): QueryPlan | null {
+  return planOrWords(f.q, ctx.plan);
 }
 
-/** Thai and Chinese are segmented by a dictionary: a short form may be the start of one longer word. */
-const UNSPACED_SCRIPT = /[\p{Script=Thai}\p{Script=Han}]/u;
-
-/** Place-name fields of the unspaced scripts, searched for a word inside a longer name. */
-const INFIX_PLACE_FIELDS = ['place_names.th', 'place_names.zh-Hans'] as const;
-
-/** One word of `q`: in some field, any language, a small typo forgiven. */
-export function wordClause(w: string): Dsl {
-  const match: Dsl = {
-    multi_match: {
-      query: w,
-      fields: [...TEXT_FIELDS],
-      type: 'best_fields',
-      operator: 'and',
-      tie_breaker: 0.3,
-      fuzziness: 'AUTO:3,7',
-      prefix_length: 1,
-      max_expansions: 20,
-      zero_terms_query: 'all',
-    },
-  };
-  if (!UNSPACED_SCRIPT.test(w)) return match;
-  // e.g. กรุงเทพ (Bangkok) is the start of the single word กรุงเทพมหานคร.
-  const should: Dsl[] = [match, { prefix: { text_all: { value: w } } }];
-  // A place name is often one dictionary word with its generic part in front: สมุย (Samui) inside
-  // เกาะสมุย (Koh Samui). Place-name fields hold a few hundred distinct words, so a word inside
-  // one of them is cheap to look for there (never in titles or descriptions, where it would be
-  // slow and noisy). Shorter runs than two Han characters or four Thai letters (about one
-  // syllable) would be found inside too many names.
-  const bare = w.replace(/[*?\\]/g, '');
-  if ([...bare].length >= (/\p{Script=Han}/u.test(bare) ? 2 : 4)) {
-    for (const field of INFIX_PLACE_FIELDS) should.push({ wildcard: { [field]: { value: `*${bare}*` } } });
-  }
-  return { bool: { should, minimum_should_match: 1 } };
+/** Whether `q` leaves words to score by (a `q` of place names only selects, it does not rank). */
+export function hasText(f: Pick<Filters, 'q'>, ctx: Pick<QueryContext, 'plan'>): boolean {
+  return planHasWords(planOf(f, ctx));
 }
 
 function term(field: string, value: unknown): Dsl {
@@ -232,10 +190,12 @@ export function buildFilterClauses(f: Filters, ctx: QueryContext): { filter: Dsl
 /** The whole query of the shared filters: text (scored) plus filters. */
 export function buildListingQuery(f: Filters, ctx: QueryContext, extra: { filter?: Dsl[] } = {}): Dsl {
   const { filter, must_not } = buildFilterClauses(f, ctx);
-  const text = f.q ? buildTextQuery(f.q) : null;
+  const plan = planOf(f, ctx);
+  const text = plan ? planClauses(plan, LISTING_TARGETS) : null;
   const bool: Dsl = {};
-  if (text) bool.must = [text];
-  const allFilters = [...filter, ...(extra.filter ?? [])];
+  if (text?.must.length) bool.must = text.must;
+  if (text?.should.length) bool.should = text.should;
+  const allFilters = [...filter, ...(text?.filter ?? []), ...(extra.filter ?? [])];
   if (allFilters.length) bool.filter = allFilters;
   if (must_not.length) bool.must_not = must_not;
   if (!Object.keys(bool).length) return { match_all: {} };

@@ -34,11 +34,13 @@ import {
   type PriceRangeBody,
 } from './price-range.ts';
 import type { QueryContext } from './query.ts';
+import type { QueryUnderstanding } from '../query-understanding/service.ts';
 import type { ListingCardBody } from './schemas.ts';
 import {
   buildListingSuggestRequest,
   buildPlaceSuggestRequest,
   buildPlacesWithKindRequest,
+  orderSuggestedPlaces,
   type LISTING_SUGGEST_SOURCE,
   type PLACE_SUGGEST_SOURCE,
 } from './suggest.ts';
@@ -58,6 +60,8 @@ export interface SearchServiceDeps {
   config: Pick<Config, 'MAP_MAX_POINTS' | 'SEARCH_SUGGEST_LIMIT'>;
   /** Postgres: the signed-in guest's favorites overlay the feed. */
   database: Pick<Database, 'pool'>;
+  /** What `q` asks for: the places it names, its other words (shared with the events service). */
+  understanding: Pick<QueryUnderstanding, 'plan' | 'placesByPrefix'>;
 }
 
 export interface FeedRequest extends Filters {
@@ -119,8 +123,9 @@ export type SearchService = ReturnType<typeof createSearchService>;
 export function createSearchService(deps: SearchServiceDeps) {
   const { engine, indices, cursors, config } = deps;
 
-  async function queryContext(): Promise<QueryContext> {
-    return { fx: await deps.fx.table(), baseCurrency: BASE_CURRENCY };
+  async function queryContext(q: string | undefined): Promise<QueryContext> {
+    const [fx, plan] = await Promise.all([deps.fx.table(), deps.understanding.plan(q)]);
+    return { fx, baseCurrency: BASE_CURRENCY, plan };
   }
 
   /** The position a feed cursor carries; 400 on `cursor` when it belongs to other filters or sort. */
@@ -160,7 +165,7 @@ export function createSearchService(deps: SearchServiceDeps) {
       const { sort, limit, cursor, ...filters } = req;
       const fingerprint = requestFingerprint(filters, sort);
       const searchAfter = cursor ? feedPosition(cursor, fingerprint) : undefined;
-      const body = buildFeedRequest(filters, await queryContext(), { sort, limit, searchAfter });
+      const body = buildFeedRequest(filters, await queryContext(filters.q), { sort, limit, searchAfter });
       const res = await engine.search<CardSource>(indices.listings, body);
       const page = res.hits.slice(0, limit);
       const hasMore = res.hits.length > limit;
@@ -185,7 +190,7 @@ export function createSearchService(deps: SearchServiceDeps) {
     /** Clusters up to `CLUSTER_MAX_ZOOM`, points beyond (sampled over the box when more match). */
     async map(req: MapRequest): Promise<MapBody> {
       const { zoom, ...filters } = req;
-      const ctx = await queryContext();
+      const ctx = await queryContext(filters.q);
       const cap = config.MAP_MAX_POINTS;
       if (zoom <= CLUSTER_MAX_ZOOM) {
         const res = await engine.search(indices.listings, buildClusterRequest(filters, ctx, zoom, cap));
@@ -207,7 +212,7 @@ export function createSearchService(deps: SearchServiceDeps) {
 
     /** How many listings the filters match, without fetching documents. */
     async count(filters: Filters): Promise<{ count: number }> {
-      return { count: await engine.count(indices.listings, buildCountRequest(filters, await queryContext())) };
+      return { count: await engine.count(indices.listings, buildCountRequest(filters, await queryContext(filters.q))) };
     },
 
     /** Lowest and highest price of one kind (or all) and the histogram, in `currency`. */
@@ -236,17 +241,23 @@ export function createSearchService(deps: SearchServiceDeps) {
     async suggest(req: SuggestRequest, lang: ContentLanguage): Promise<SuggestBody> {
       const { q, kind } = req;
       const limit = config.SEARCH_SUGGEST_LIMIT;
+      const wanted = kind ? PLACE_CANDIDATES_WITH_KIND : limit;
+      const byPrefix = (await deps.understanding.placesByPrefix(q)).slice(0, wanted);
       const [placesRes, listingsRes] = await Promise.all([
         engine.search<Pick<PlaceDocument, (typeof PLACE_SUGGEST_SOURCE)[number]>>(
           indices.places,
-          buildPlaceSuggestRequest(q, kind ? PLACE_CANDIDATES_WITH_KIND : limit),
+          buildPlaceSuggestRequest(q, wanted, byPrefix),
         ),
         engine.search<Pick<ListingDocument, (typeof LISTING_SUGGEST_SOURCE)[number]>>(
           indices.listings,
           buildListingSuggestRequest(q, kind, limit),
         ),
       ]);
-      const candidates = placesRes.hits.map((h) => h._source);
+      const candidates = orderSuggestedPlaces(
+        placesRes.hits.map((h) => h._source),
+        byPrefix,
+        wanted,
+      );
       const places = kind ? await holdingKind(candidates, kind) : candidates;
       return {
         places: places.slice(0, limit).map((p) => ({

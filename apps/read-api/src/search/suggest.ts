@@ -30,19 +30,34 @@ export function suggestQuery(q: string): Dsl {
 export const PLACE_SUGGEST_SOURCE = ['id', 'slug', 'name', 'name_full', 'level'] as const;
 export const LISTING_SUGGEST_SOURCE = ['id', 'kind', 'title', 'original_lang', 'place'] as const;
 
-/** Places by name in any language; popular places and larger ones rank a little higher. */
-export function buildPlaceSuggestRequest(q: string, size: number): Dsl {
+/**
+ * Places by name in any language (popular places rank a little higher), together with `byPrefix`:
+ * the places query understanding found by a prefix of a name or an alias (Thai and Chinese names
+ * are dictionary words, which the engine's prefixes cut apart: ภูเก of ภูเก็ต). The service puts
+ * those first, in their order (`orderSuggestedPlaces`).
+ */
+export function buildPlaceSuggestRequest(q: string, size: number, byPrefix: number[] = []): Dsl {
+  const should: Dsl[] = [suggestQuery(q)];
+  if (byPrefix.length) should.push({ terms: { id: byPrefix } });
   return {
-    size,
+    size: size + byPrefix.length,
     _source: [...PLACE_SUGGEST_SOURCE],
     query: {
       bool: {
-        must: [suggestQuery(q)],
+        must: [{ bool: { should, minimum_should_match: 1 } }],
         should: [{ term: { popular: { value: true, boost: 0.5 } } }],
       },
     },
     sort: [{ _score: { order: 'desc' } }, { id: { order: 'asc' } }],
   };
+}
+
+/** The places found by prefix first (their order), then the engine's, each once, at most `size`. */
+export function orderSuggestedPlaces<P extends { id: number }>(hits: P[], byPrefix: number[], size: number): P[] {
+  const byId = new Map(hits.map((h) => [h.id, h]));
+  const first = byPrefix.map((id) => byId.get(id)).filter((p): p is P => p !== undefined);
+  const seen = new Set(first.map((p) => p.id));
+  return [...first, ...hits.filter((h) => !seen.has(h.id))].slice(0, size);
 }
 
 /** With a kind, only places that hold listings of that kind (at any depth) are suggested. */

@@ -1,0 +1,174 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '@guest/config';
+import { buildLexicon, type PlaceInput } from './lexicon.ts';
+import { placesByPrefix, understand } from './understand.ts';
+import { editDistance, stem, words } from './text.ts';
+
+const data = (f: string) => JSON.parse(readFileSync(path.join(repoRoot, 'mappings', f), 'utf8'));
+
+const P = (id: number, slug: string, level: string, pathIds: number[], name: PlaceInput['name'], popular = false) => ({
+  id,
+  slug,
+  level,
+  popular,
+  pathIds,
+  name,
+});
+// A piece of the demo catalog's places, with the mappings' real aliases and synonyms.
+const lexicon = buildLexicon({
+  places: [
+    P(1, 'phuket', 'region', [1], { en: 'Phuket', ru: 'Пхукет', th: 'ภูเก็ต', 'zh-Hans': '普吉' }, true),
+    P(2, 'kata', 'district', [1, 2], { en: 'Kata', ru: 'Ката', th: 'กะตะ', 'zh-Hans': '卡塔' }, true),
+    P(3, 'kata-noi', 'area', [1, 2, 3], { en: 'Kata Noi', ru: 'Ката Ной', th: 'กะตะน้อย', 'zh-Hans': '小卡塔' }),
+    P(4, 'chalong', 'district', [1, 4], { en: 'Chalong', ru: 'Чалонг', th: 'ฉลอง', 'zh-Hans': '查龙' }),
+    P(5, 'phuket-town', 'district', [1, 5], { en: 'Phuket Town', ru: 'Пхукет-таун', th: 'เมืองภูเก็ต' }),
+    P(10, 'koh-samui', 'region', [10], { en: 'Koh Samui', ru: 'Самуи', th: 'เกาะสมุย', 'zh-Hans': '苏梅岛' }, true),
+    P(11, 'chaweng', 'district', [10, 11], { en: 'Chaweng', ru: 'Чавенг', th: 'เฉวง', 'zh-Hans': '查汶' }),
+    P(30, 'chiang-mai', 'region', [30], { en: 'Chiang Mai', ru: 'Чиангмай', th: 'เชียงใหม่', 'zh-Hans': '清迈' }),
+    P(20, 'bangkok', 'region', [20], { en: 'Bangkok', ru: 'Бангкок', th: 'กรุงเทพมหานคร', 'zh-Hans': '曼谷' }, true),
+  ],
+  categories: [
+    { code: 'car_rental', name: { en: 'Car rental', ru: 'Аренда авто', th: 'เช่ารถยนต์', 'zh-Hans': '汽车租赁' } },
+    { code: 'boat_charter', name: { en: 'Boat charter', ru: 'Аренда лодок', th: 'เช่าเรือ', 'zh-Hans': '包船' } },
+    { code: 'cafe', name: { en: 'Cafés', ru: 'Кафе', th: 'คาเฟ่', 'zh-Hans': '咖啡馆' } },
+    { code: 'massage', name: { en: 'Massage', ru: 'Массаж', th: 'นวด', 'zh-Hans': '按摩' } },
+  ],
+  amenities: [{ code: 'pool', name: { en: 'Pool', ru: 'Бассейн', th: 'สระว่ายน้ำ', 'zh-Hans': '泳池' } }],
+  aliases: data('place-aliases.json'),
+  synonyms: data('synonyms.json'),
+});
+
+const placesOf = (q: string) => understand(q, lexicon).placeIds;
+const wordsOf = (q: string) => understand(q, lexicon).words.map((w) => w.text);
+
+describe('places in q: any language, aliases, exactly', () => {
+  it('a name in each of the four languages selects the place', () => {
+    for (const q of ['Chalong', 'Чалонг', 'ฉลอง', '查龙']) expect(placesOf(q), q).toEqual([4]);
+    for (const q of ['Koh Samui', 'Samui', 'Ko Samui', 'Самуи', 'เกาะสมุย', 'สมุย', '苏梅岛', '苏梅']) {
+      expect(placesOf(q), q).toEqual([10]);
+    }
+  });
+
+  it('a name that is exactly a place is never read as another one', () => {
+    expect(placesOf('Chalong')).toEqual([4]);
+    expect(placesOf('Chaweng')).toEqual([11]);
+    // Кафе is a category, one letter from nothing: never Ката.
+    expect(placesOf('Кафе')).toEqual([]);
+    expect(understand('Кафе', lexicon).words[0]!.vocabulary).toEqual([{ field: 'category', code: 'cafe' }]);
+  });
+
+  it('the longest name wins; a district named with its city is the district', () => {
+    expect(placesOf('Kata Noi')).toEqual([3]);
+    expect(placesOf('Phuket Town')).toEqual([5]);
+    expect(placesOf('Phuket Kata')).toEqual([2]);
+    expect(placesOf('Kata Chalong')).toEqual([2, 4]);
+  });
+
+  it('Russian word forms of a place name', () => {
+    expect(placesOf('в Пхукете')).toEqual([1]);
+    expect(placesOf('на Самуи')).toEqual([10]);
+    expect(wordsOf('вилла в Пхукете')).toEqual(['вилла', 'в']);
+  });
+
+  it('one wrong, missing or swapped letter still finds the place', () => {
+    for (const q of ['Chalogn', 'Cahlong', 'Chalon', 'Chalomg', 'Чалнг']) {
+      expect(understand(q, lexicon).placeMatches, q).toEqual([{ text: words(q)[0], ids: [4], exact: false }]);
+    }
+    expect(placesOf('Chwaeng')).toEqual([11]);
+    expect(understand('yoga Chiang Mia', lexicon)).toMatchObject({ placeIds: [30], words: [{ text: 'yoga' }] });
+    // One letter from two places: either may be meant.
+    expect(placesOf('Chaleng')).toEqual([4, 11]);
+    // Two letters off is no place.
+    expect(placesOf('Chxleng')).toEqual([]);
+  });
+
+  it('Thai and Chinese written without spaces: the place is cut out, the rest are words', () => {
+    expect(understand('นวดแผนไทยกรุงเทพ', lexicon)).toMatchObject({
+      placeIds: [20],
+      // นวด (massage) is a known word, cut out too: it also finds the massage category.
+      words: [{ text: 'นวด', vocabulary: [{ field: 'category', code: 'massage' }] }, { text: 'แผนไทย' }],
+    });
+    // 租 (rent, generic) is cut out of 租摩托车; the engine's dictionary knows 摩托车 (scooter).
+    expect(understand('租摩托车', lexicon).words).toMatchObject([{ text: '租', generic: true }, { text: '摩托车' }]);
+    expect(understand('普吉潜水', lexicon)).toMatchObject({ placeIds: [1], words: [{ text: '潜水' }] });
+    expect(understand('ภูเก็ตวิลล่า', lexicon)).toMatchObject({ placeIds: [1], words: [{ text: 'วิลล่า' }] });
+    // The longer name first: เมืองภูเก็ต is Phuket Town, not Phuket.
+    expect(placesOf('นวดเมืองภูเก็ต')).toEqual([5]);
+  });
+
+  it('Chinese near-synonyms and pinyin of place names', () => {
+    for (const q of ['普吉岛', '布吉', 'pujidao', '苏梅', 'sumeidao']) expect(placesOf(q), q).not.toEqual([]);
+  });
+});
+
+describe('the other words: vocabulary, synonyms, generic words', () => {
+  it('category names in every language and their single words', () => {
+    for (const q of ['car rental', 'Аренда авто', 'เช่ารถยนต์', '汽车租赁']) {
+      expect(
+        understand(q, lexicon).words.flatMap((w) => w.vocabulary),
+        q,
+      ).toContainEqual({
+        field: 'category',
+        code: 'car_rental',
+      });
+    }
+    expect(understand('boat', lexicon).words[0]!.vocabulary).toEqual([{ field: 'category', code: 'boat_charter' }]);
+    expect(understand('бассейн', lexicon).words[0]!.vocabulary).toEqual([{ field: 'amenity', code: 'pool' }]);
+  });
+
+  it('synonyms are alternatives; generic words never empty an answer', () => {
+    const plan = understand('boat tour', lexicon);
+    expect(plan.words).toMatchObject([
+      { text: 'boat', generic: false },
+      { text: 'tour', generic: true },
+    ]);
+    expect(plan.words[1]!.alternatives).toContain('trip');
+    const rent = understand('villa for rent', lexicon).words;
+    expect(rent.find((w) => w.text === 'for rent')).toMatchObject({ generic: true });
+    expect(rent.find((w) => w.text === 'villa')).toMatchObject({
+      generic: false,
+      vocabulary: [{ field: 'property_type', code: 'villa' }],
+    });
+    // Only generic words: then they are what is asked for.
+    expect(understand('rental', lexicon).words).toMatchObject([{ text: 'rental', generic: false }]);
+  });
+});
+
+describe('places by prefix (suggest)', () => {
+  it('every prefix of a Thai name finds the place, whatever letter it ends on', () => {
+    const name = 'กรุงเทพมหานคร';
+    for (let i = 2; i <= [...name].length; i++) {
+      const prefix = [...name].slice(0, i).join('');
+      expect(placesByPrefix(prefix, lexicon), prefix).toContain(20);
+    }
+    expect(placesByPrefix('ภูเก', lexicon)[0]).toBe(1);
+    expect(placesByPrefix('ภูเก็', lexicon)[0]).toBe(1);
+  });
+
+  it('a short form inside a Thai name, a word of a name, a Russian prefix', () => {
+    expect(placesByPrefix('สมุย', lexicon)).toEqual([10]);
+    expect(placesByPrefix('Samu', lexicon)).toEqual([10]);
+    expect(placesByPrefix('Пху', lexicon)).toEqual([1, 5]);
+    expect(placesByPrefix('Noi', lexicon)).toEqual([3]);
+  });
+});
+
+describe('text helpers', () => {
+  it('folding keeps Thai sara am whole (NFKC would split it)', () => {
+    expect(words('ดำน้ำ')).toEqual(['ดำน้ำ']);
+    expect(words('ＫＡＴＡ')).toEqual(['kata']);
+  });
+  it('edit distance counts a swap as one', () => {
+    expect(editDistance('chalong', 'cahlong')).toBe(1);
+    expect(editDistance('chalong', 'chaweng')).toBe(2);
+    expect(editDistance('kata', 'kata')).toBe(0);
+  });
+  it('Russian stems keep three letters', () => {
+    expect(stem('пхукете')).toBe('пхукет');
+    expect(stem('ката')).toBe('кат');
+    expect(stem('кафе')).toBe('каф');
+    expect(stem('ной')).toBe('ной');
+  });
+});
