@@ -60,6 +60,14 @@ export function MapView({ view, data, onMove, onPick }: Props) {
         maxZoom: appConfig?.map.max_zoom ?? 18,
         attributionControl: { compact: true },
         dragRotate: false,
+        // The map's own words (its canvas is the "Map" region, its buttons) from the dictionary too.
+        locale: {
+          'Map.Title': t('nav.map'),
+          'Marker.Title': t('web.map.marker'),
+          'NavigationControl.ZoomIn': t('web.map.zoom_in'),
+          'NavigationControl.ZoomOut': t('web.map.zoom_out'),
+          'AttributionControl.ToggleAttribution': t('web.map.attribution'),
+        },
       });
       map.addControl(new lib.NavigationControl({ showCompass: false }), 'top-right');
       mapRef.current = map;
@@ -142,7 +150,7 @@ export function MapView({ view, data, onMove, onPick }: Props) {
   if (failed) return <div class="map map-failed">{t('map.unavailable')}</div>;
   return (
     <div class="map-wrap">
-      <div ref={el} class="map" role="region" aria-label={t('nav.map')} data-offline={offline ? 'true' : 'false'} />
+      <div ref={el} class="map" data-offline={offline ? 'true' : 'false'} />
       {data?.truncated && (
         <p class="map-more" role="status">
           {t('web.map.more', { count: Math.max(0, data.total - data.points.length) })}

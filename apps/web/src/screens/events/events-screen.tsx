@@ -199,6 +199,7 @@ function Upcoming({ filters }: { filters: EventFilters }) {
   );
   return (
     <section class="event-list" aria-label={t('events.upcoming')}>
+      <h2 class="visually-hidden">{t('events.upcoming')}</h2>
       <ErrorNote code={page.error} />
       {!page.loading && !page.items.length && <p class="empty">{t('events.no_events')}</p>}
       <ol class="cards">

@@ -31,6 +31,7 @@ export function Feed({ items, hasMore, loading, error, currency, loadMore }: Pro
 
   return (
     <section class="feed" aria-label={t('web.feed_label')} aria-busy={loading}>
+      <h2 class="visually-hidden">{t('web.feed_label')}</h2>
       <ErrorNote code={error} />
       {!loading && !error && items.length === 0 && <p class="empty">{t('search.no_results')}</p>}
       <ol class="cards">

@@ -43,6 +43,7 @@ export function SearchScreen({ query }: RouteProps) {
 
   return (
     <div class="search-screen">
+      <h1 class="visually-hidden">{t('nav.map')}</h1>
       <div class="toolbar">
         <SearchBox
           value={query.get('q') ?? ''}
