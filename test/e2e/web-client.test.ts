@@ -27,7 +27,8 @@ const timings: string[] = [];
 beforeAll(async () => {
   const built = buildWeb({ ifStale: true, quiet: true });
   if (built.built) timings.push(`page built in ${built.ms} ms`);
-  t = await startTestApp({ apps: [writeApi, readApi, webClient] });
+  // A small map answer limit, so that a district's points are truncated ("N more") at street zoom.
+  t = await startTestApp({ apps: [writeApi, readApi, webClient], config: { MAP_MAX_POINTS: 40 } });
   const started = Date.now();
   await loadDemoCatalog(t.runtime, { progress: false });
   await ensureDemoAccount(t.runtime.database.db, t.config);
@@ -75,6 +76,9 @@ async function expectPageAgreesWithApi(p: Page, token?: string) {
     .locator('.map .cluster')
     .evaluateAll((els) => els.reduce((n, e) => n + Number(e.textContent), 0));
   expect(clustered).toBe(map.clusters.reduce((n: number, c: { count: number }) => n + c.count, 0));
+  const more = p.locator('.map-more');
+  if (map.truncated) expect(await more.innerText()).toContain(String(map.total - map.points.length));
+  else expect(await more.count()).toBe(0);
   return { feed, count: count.count as number, map };
 }
 
@@ -110,6 +114,9 @@ describe('map and feed', { timeout: 90_000 }, () => {
     const en = await expectPageAgreesWithApi(p);
     const enArea = api.last('/v1/search/map').searchParams.get('bbox');
     expect(en.count).toBeGreaterThan(0);
+    // At district zoom the markers are points, more than the map answer holds: "N more".
+    expect(en.map.truncated).toBe(true);
+    await p.locator('.map-more').waitFor();
     const places = () => p.locator('.feed .card-place').allInnerTexts();
     expect((await places()).some((text) => text.includes('Kata'))).toBe(true);
     await screenshot(p, 'search-kata-en');
@@ -173,6 +180,45 @@ describe('map and feed', { timeout: 90_000 }, () => {
     await again.locator('.map .cluster, .map .pin').first().waitFor({ timeout: 30_000 });
     const reopened = await expectPageAgreesWithApi(again);
     expect(reopened.count).toBe(first.count);
+  });
+
+  it('never lets a slow answer for an older search overwrite the newer one', async () => {
+    const p = await open('/?lang=en');
+    await p.locator('.map .cluster, .map .pin').first().waitFor({ timeout: 30_000 });
+    await api.settled();
+    // Answers for "Patong" come 3 s late; "Kata" is typed right after it.
+    let delayed = 0;
+    await p.route(
+      (url) => url.pathname.startsWith('/v1/search/') && url.searchParams.get('q') === 'Patong',
+      async (route) => {
+        delayed++;
+        await new Promise((r) => setTimeout(r, 3000));
+        await route.continue().catch(() => undefined); // the page may have given up on it
+      },
+    );
+    await p.locator('#q').fill('Patong');
+    await p.locator('#q').press('Enter');
+    await p.waitForURL((u) => u.searchParams.get('q') === 'Patong');
+    await p.locator('#q').fill('Kata');
+    await p.locator('#q').press('Enter');
+    await p.waitForURL((u) => u.searchParams.get('q') === 'Kata');
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(delayed).toBeGreaterThan(0);
+    const agreed = await expectPageAgreesWithApi(p);
+    expect(api.last('/v1/search/listings').searchParams.get('q')).toBe('Kata');
+    expect(agreed.feed.items.length).toBeGreaterThan(0);
+  });
+
+  it('shows prices converted to the chosen currency, marked approximate', async () => {
+    const p = await open('/?lang=en&currency=USD');
+    await p.locator('.feed .card').first().waitFor();
+    await api.settled();
+    const feed = await get(api.last('/v1/search/listings'));
+    const other = feed.items.findIndex((i: { currency: string }) => i.currency !== 'USD');
+    expect(other).toBeGreaterThanOrEqual(0);
+    const price = await p.locator('.feed .card').nth(other).locator('.card-price').innerText();
+    expect(price).toMatch(/^≈ \$/);
+    expect(price).toContain('(approx.)');
   });
 
   it('switches the interface language: every string from the dictionary, fetched again only when it changed', async () => {
