@@ -37,5 +37,5 @@ export function dayLabel(
 }
 
 export function priceUnit(unit: string): string {
-  return t(`web.price_unit.${unit}`);
+  return t(`listing.price_unit.${unit}`);
 }

@@ -157,8 +157,8 @@ export function FiltersPanel({
 
       {kind === 'stay' && (
         <>
-          {choices('property_type', 'search.filters.property_type', coded('web.property_type', PROPERTY_TYPES))}
-          {select('room_type', 'search.filters.room_type', coded('web.room_type', ROOM_TYPES))}
+          {choices('property_type', 'search.filters.property_type', coded('listing.property_type', PROPERTY_TYPES))}
+          {select('room_type', 'search.filters.room_type', coded('listing.room_type', ROOM_TYPES))}
           <div class="row">
             {num('bedrooms_min', 'search.filters.bedrooms')}
             {num('beds_min', 'search.filters.beds')}
@@ -188,20 +188,24 @@ export function FiltersPanel({
           'web.filters.languages',
           ['en', 'ru', 'th', 'zh-Hans'].map((code) => ({
             code,
-            label: t(`web.content_language.${code.replace('-', '_').toLowerCase()}`),
+            label: t(`listing.language.${code.replace('-', '_').toLowerCase()}`),
           })),
         )}
       {kind === 'transport' && (
         <>
-          {choices('vehicle_kind', 'search.filters.vehicle_kind', coded('web.vehicle', VEHICLES))}
-          {select('transmission', 'search.filters.transmission', coded('web.transmission', ['automatic', 'manual']))}
+          {choices('vehicle_kind', 'search.filters.vehicle_kind', coded('listing.vehicle', VEHICLES))}
+          {select(
+            'transmission',
+            'search.filters.transmission',
+            coded('listing.transmission', ['automatic', 'manual']),
+          )}
           {num('seats_min', 'web.filters.seats_min', 1)}
         </>
       )}
       {kind === 'food' && (
         <>
-          {select('food_format', 'web.filters.food_format', coded('web.food_format', FOOD_FORMATS))}
-          {choices('diets', 'search.filters.diets', coded('web.diet', DIETS))}
+          {select('food_format', 'web.filters.food_format', coded('listing.food_format', FOOD_FORMATS))}
+          {choices('diets', 'search.filters.diets', coded('listing.diet', DIETS))}
           {flag('alcohol', 'web.filters.alcohol')}
         </>
       )}
