@@ -142,6 +142,9 @@ describe('map and feed', { timeout: 90_000 }, () => {
     await p.locator('input[name="bedrooms_min"]').press('Enter');
     await p.locator('input[name="bedrooms_min"]').blur();
     await p.waitForURL((u) => u.searchParams.get('bedrooms_min') === '2');
+    // The property types offered are the ones the catalog uses (GET /v1/search/filter-values).
+    const values = await get(new URL(`${t.url}/v1/search/filter-values?kind=stay`));
+    await expect.poll(() => p.locator('input[name="property_type"]').count()).toBe(values.property_type.length);
     await p.locator('input[name="pets_allowed"]').check();
     await p.waitForURL((u) => u.searchParams.get('pets_allowed') === 'true');
     // The price handle: position p on the 24-segment quadratic scale is max_minor · p².

@@ -5,12 +5,6 @@ import { setQuery } from '../../router.ts';
 import { FILTERS, kindOf, type Kind } from './filters.ts';
 import { PriceSlider } from './price-slider.tsx';
 
-/** Codes of the catalog's vocabularies that no reference endpoint lists (their names are in the dictionary). */
-const PROPERTY_TYPES = ['villa', 'apartment', 'condo', 'house', 'bungalow', 'guesthouse', 'hotel_room'];
-const ROOM_TYPES = ['entire_place', 'private_room'];
-const VEHICLES = ['scooter', 'car', 'boat', 'van', 'bicycle'];
-const FOOD_FORMATS = ['restaurant', 'street_food', 'cafe', 'bar'];
-const DIETS = ['vegan', 'vegetarian', 'halal', 'gluten_free'];
 const SORTS = ['relevance', 'price_asc', 'price_desc', 'rating', 'new'];
 
 const applies = (name: string, kind: Kind) => !FILTERS[name]?.kinds || FILTERS[name]!.kinds!.includes(kind);
@@ -41,12 +35,18 @@ export function FiltersPanel({
   const [currencies, setCurrencies] = useState<Schemas['CurrencyResponse'][]>([]);
   const [categories, setCategories] = useState<Schemas['CategoryResponse'][]>([]);
   const [amenities, setAmenities] = useState<Schemas['AmenityGroupResponse'][]>([]);
+  const [values, setValues] = useState<Schemas['FilterValuesResponse'] | null>(null);
   useEffect(() => {
     void api.GET('/v1/currencies').then(({ data }) => setCurrencies(data ?? []));
   }, []);
   useEffect(() => {
     setCategories([]);
     setAmenities([]);
+    setValues(null);
+    // The codes the catalog really uses for this kind (property types, vehicles, diets …), with counts.
+    void api
+      .GET('/v1/search/filter-values', { params: { query: { kind } } })
+      .then(({ data }) => setValues(data ?? null));
     if (kind !== 'all' && kind !== 'stay')
       void api.GET('/v1/categories', { params: { query: { kind } } }).then(({ data }) => setCategories(data ?? []));
     if (kind === 'stay' || kind === 'experience' || kind === 'service')
@@ -109,7 +109,18 @@ export function FiltersPanel({
       </select>
     </label>
   );
-  const coded = (prefix: string, codes: string[]) => codes.map((code) => ({ code, label: t(`${prefix}.${code}`) }));
+  const label = (key: string, code: string) => {
+    const text = t(key);
+    return text === key ? code.replace(/_/g, ' ') : text;
+  };
+  const coded = (prefix: string, codes: string[]) =>
+    codes.map((code) => ({ code, label: label(`${prefix}.${code}`, code) }));
+  /** The catalog's values of a filter, named from the dictionary, with how many listings have each. */
+  const offered = (name: keyof Schemas['FilterValuesResponse'], prefix: string) =>
+    (values?.[name] ?? []).map((v) => ({
+      code: v.code,
+      label: `${label(`${prefix}.${v.code}`, v.code)} (${v.count})`,
+    }));
 
   return (
     <aside class="filters" aria-label={t('search.filters.title')}>
@@ -157,8 +168,8 @@ export function FiltersPanel({
 
       {kind === 'stay' && (
         <>
-          {choices('property_type', 'search.filters.property_type', coded('listing.property_type', PROPERTY_TYPES))}
-          {select('room_type', 'search.filters.room_type', coded('listing.room_type', ROOM_TYPES))}
+          {choices('property_type', 'search.filters.property_type', offered('property_type', 'listing.property_type'))}
+          {select('room_type', 'search.filters.room_type', offered('room_type', 'listing.room_type'))}
           <div class="row">
             {num('bedrooms_min', 'search.filters.bedrooms')}
             {num('beds_min', 'search.filters.beds')}
@@ -191,21 +202,19 @@ export function FiltersPanel({
             label: t(`listing.language.${code.replace('-', '_').toLowerCase()}`),
           })),
         )}
+      {kind === 'service' &&
+        select('price_unit', 'web.filters.price_unit', offered('price_unit', 'listing.price_unit'))}
       {kind === 'transport' && (
         <>
-          {choices('vehicle_kind', 'search.filters.vehicle_kind', coded('listing.vehicle', VEHICLES))}
-          {select(
-            'transmission',
-            'search.filters.transmission',
-            coded('listing.transmission', ['automatic', 'manual']),
-          )}
+          {choices('vehicle_kind', 'search.filters.vehicle_kind', offered('vehicle_kind', 'listing.vehicle'))}
+          {select('transmission', 'search.filters.transmission', offered('transmission', 'listing.transmission'))}
           {num('seats_min', 'web.filters.seats_min', 1)}
         </>
       )}
       {kind === 'food' && (
         <>
-          {select('food_format', 'web.filters.food_format', coded('listing.food_format', FOOD_FORMATS))}
-          {choices('diets', 'search.filters.diets', coded('listing.diet', DIETS))}
+          {select('food_format', 'web.filters.food_format', offered('food_format', 'listing.food_format'))}
+          {choices('diets', 'search.filters.diets', offered('diets', 'listing.diet'))}
           {flag('alcohol', 'web.filters.alcohol')}
         </>
       )}
