@@ -17,6 +17,10 @@ import { launchChromium, screenshot, SHOTS, watchApi } from './web/browser.ts';
  * listings, 150 events), as a guest uses it: the page's feed, count button and map markers are
  * checked against what the API answers for the same request.
  */
+/** The page answers in its own time (two cores shared with the engine): wait up to 10 s by default. */
+const poll = <T>(fn: () => T | Promise<T>, opts: { timeout?: number } = {}) =>
+  expect.poll(fn, { timeout: 10_000, ...opts });
+
 let t: TestApp;
 let browser: Browser;
 let context: BrowserContext;
@@ -69,7 +73,7 @@ async function expectPageAgreesWithApi(p: Page, token?: string) {
     .locator('.feed .card')
     .evaluateAll((cards) => cards.map((c) => Number(c.getAttribute('data-id'))));
   expect(ids).toEqual(feed.items.map((i: { id: number }) => i.id));
-  await expect.poll(() => p.locator('.toolbar .show-results').innerText()).toContain(String(count.count));
+  await poll(() => p.locator('.toolbar .show-results').innerText()).toContain(String(count.count));
   expect(await p.locator('.map .cluster').count()).toBe(map.clusters.length);
   expect(await p.locator('.map .pin').count()).toBe(map.points.length);
   const clustered = await p
@@ -144,7 +148,7 @@ describe('map and feed', { timeout: 90_000 }, () => {
     await p.waitForURL((u) => u.searchParams.get('bedrooms_min') === '2');
     // The property types offered are the ones the catalog uses (GET /v1/search/filter-values).
     const values = await get(new URL(`${t.url}/v1/search/filter-values?kind=stay`));
-    await expect.poll(() => p.locator('input[name="property_type"]').count()).toBe(values.property_type.length);
+    await poll(() => p.locator('input[name="property_type"]').count()).toBe(values.property_type.length);
     await p.locator('input[name="pets_allowed"]').check();
     await p.waitForURL((u) => u.searchParams.get('pets_allowed') === 'true');
     // The price handle: position p on the 24-segment quadratic scale is max_minor · p².
@@ -166,9 +170,7 @@ describe('map and feed', { timeout: 90_000 }, () => {
 
     // The next page, by the cursor, when the end of the feed is reached.
     await p.locator('.feed .more').scrollIntoViewIfNeeded();
-    await expect
-      .poll(() => p.locator('.feed .card').count(), { timeout: 15_000 })
-      .toBeGreaterThan(first.feed.items.length);
+    await poll(() => p.locator('.feed .card').count(), { timeout: 15_000 }).toBeGreaterThan(first.feed.items.length);
     await api.settled();
     const second = await get(api.last('/v1/search/listings', { withCursor: true }));
     const ids = await p
@@ -230,12 +232,12 @@ describe('map and feed', { timeout: 90_000 }, () => {
     await p.getByRole('combobox', { name: 'Language' }).selectOption('th');
     await p.waitForURL((u) => u.searchParams.get('lang') === 'th');
     const th = await get(new URL(`${t.url}/v1/i18n?lang=th`));
-    await expect.poll(() => p.locator('html').getAttribute('lang')).toBe('th');
+    await poll(() => p.locator('html').getAttribute('lang')).toBe('th');
     await api.settled();
     const count = await get(api.last('/v1/search/count'));
-    await expect
-      .poll(() => p.locator('.toolbar .show-results').innerText())
-      .toBe(th.strings['search.show_results'].replace('{count}', String(count.count)));
+    await poll(() => p.locator('.toolbar .show-results').innerText()).toBe(
+      th.strings['search.show_results'].replace('{count}', String(count.count)),
+    );
     expect(await p.getByRole('link', { name: th.strings['nav.events'] }).count()).toBe(1);
     await screenshot(p, 'language-th');
 
@@ -245,7 +247,7 @@ describe('map and feed', { timeout: 90_000 }, () => {
     const i18n = api.answered.filter((a) => a.url.pathname === '/v1/i18n' && a.url.searchParams.get('lang') === 'th');
     expect(i18n.at(-1)?.url.searchParams.get('version')).toBe(th.version);
     expect(i18n.at(-1)?.status).toBe(304);
-    await expect.poll(() => p.locator('.top .session').innerText()).toBe(th.strings['nav.sign_in']);
+    await poll(() => p.locator('.top .session').innerText()).toBe(th.strings['nav.sign_in']);
   });
 
   it('signs in, favorites a listing and shows the heart in the feed after a reload; signs out', async () => {
@@ -261,7 +263,7 @@ describe('map and feed', { timeout: 90_000 }, () => {
     const card = p.locator('.feed .card').first();
     const id = Number(await card.getAttribute('data-id'));
     await card.getByRole('button', { name: 'Add to favorites' }).click();
-    await expect.poll(() => card.locator('.heart').getAttribute('aria-pressed')).toBe('true');
+    await poll(() => card.locator('.heart').getAttribute('aria-pressed')).toBe('true');
 
     const login = await http(t.url, 'POST', '/v1/auth/login', {
       body: { email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password },
@@ -271,14 +273,14 @@ describe('map and feed', { timeout: 90_000 }, () => {
 
     await p.reload();
     const again = p.locator(`.feed .card[data-id="${id}"] .heart`);
-    await expect.poll(() => again.getAttribute('aria-pressed'), { timeout: 15_000 }).toBe('true');
+    await poll(() => again.getAttribute('aria-pressed'), { timeout: 15_000 }).toBe('true');
     await api.settled();
     await expectPageAgreesWithApi(p, login.body.access_token);
     await screenshot(p, 'favorite-heart');
 
     await p.getByRole('button', { name: 'Sign out' }).click();
     await p.getByRole('link', { name: 'Sign in' }).waitFor();
-    await expect.poll(() => again.getAttribute('aria-pressed')).toBe('false');
+    await poll(() => again.getAttribute('aria-pressed')).toBe('false');
   });
 });
 

@@ -13,6 +13,10 @@ import { launchChromium, screenshot } from './web/browser.ts';
  * style through the API's proxy (`/v1/map/style.json`) instead of its offline base map. The
  * provider is the outside world: a local stand-in with a one-layer style.
  */
+/** The page answers in its own time (two cores shared with the engine): wait up to 10 s by default. */
+const poll = <T>(fn: () => T | Promise<T>, opts: { timeout?: number } = {}) =>
+  expect.poll(fn, { timeout: 10_000, ...opts });
+
 let t: TestApp;
 let provider: Server;
 let browser: Browser;
@@ -55,7 +59,7 @@ it("draws the provider's style through /v1/map when a provider is configured", {
   });
   await page.goto(`${t.url}/?lang=en`);
   const map = page.locator('.map');
-  await expect.poll(() => map.getAttribute('data-offline'), { timeout: 30_000 }).toBe('false');
+  await poll(() => map.getAttribute('data-offline'), { timeout: 30_000 }).toBe('false');
   await page.locator('.map canvas').waitFor();
   // The page asked the API's proxy, never the provider itself; the proxy asked the provider.
   expect(styleRequests.length).toBeGreaterThan(0);

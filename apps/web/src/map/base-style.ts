@@ -14,17 +14,25 @@ import { appConfig } from '../config.ts';
 export async function baseStyle(): Promise<{ style: StyleSpecification | string; offline: boolean }> {
   const probe = await api.GET('/v1/map/{path}', { params: { path: { path: 'style.json' } } }).catch(() => null);
   if (probe?.response.ok && appConfig) return { style: appConfig.map.style_url, offline: false };
-  return { style: await offlineStyle(), offline: true };
+  return { style: offlineStyle(), offline: true };
 }
 
-async function offlineStyle(): Promise<StyleSpecification> {
+/** Land and borders for the offline style's `countries` source (loaded after the map starts). */
+export async function offlineCountries(): Promise<GeoJSON.GeoJSON> {
   type Topo = Parameters<typeof feature>[0];
   const topo = (await (await fetch(countriesUrl)).json()) as Topo;
-  const countries = feature(topo, topo.objects.countries as Parameters<typeof feature>[1]);
+  return feature(topo, topo.objects.countries as Parameters<typeof feature>[1]);
+}
+
+/**
+ * The offline style starts with an empty `countries` source, filled by `offlineCountries()`: the
+ * map, and the searches that wait for its first view, need not wait for the coastlines.
+ */
+function offlineStyle(): StyleSpecification {
   return {
     version: 8,
     sources: {
-      countries: { type: 'geojson', data: countries, attribution: 'Natural Earth' },
+      countries: { type: 'geojson', data: { type: 'FeatureCollection', features: [] }, attribution: 'Natural Earth' },
     },
     layers: [
       { id: 'sea', type: 'background', paint: { 'background-color': '#b9d7ea' } },

@@ -4,7 +4,7 @@ import { api } from '../api.ts';
 import { appConfig } from '../config.ts';
 import { money } from '../format.ts';
 import { currentLang, useT } from '../i18n.ts';
-import type { MapView as View } from '../screens/search/filters.ts';
+import { bboxAround, type MapView as View } from '../screens/search/filters.ts';
 import type { Area, MapAnswer } from '../screens/search/use-search.ts';
 
 interface Props {
@@ -33,12 +33,21 @@ export function MapView({ view, data, onMove, onPick }: Props) {
   const firstRender = useRef(false);
   const [failed, setFailed] = useState(false);
   const [offline, setOffline] = useState(false);
+  // Markers are drawn once the map has loaded: answers may come before it (searched ahead).
+  const [ready, setReady] = useState(false);
   const moveRef = useRef(onMove);
   moveRef.current = onMove;
 
   useEffect(() => {
     let map: MapLibreMap | null = null;
     let stopped = false;
+    // Search the area the map is about to show while MapLibre loads; its own view follows on load.
+    const box = el.current?.getBoundingClientRect();
+    let reported: Area | null = null;
+    if (box && box.width > 0 && box.height > 0) {
+      reported = { bbox: bboxAround(view, box.width, box.height), zoom: Math.floor(view.zoom) };
+      moveRef.current(reported, null);
+    }
     void (async () => {
       performance.mark('map-start');
       const [lib, workerUrl, base] = await Promise.all([
@@ -79,13 +88,27 @@ export function MapView({ view, data, onMove, onPick }: Props) {
         const c = map!.getCenter();
         const zoom = map!.getZoom();
         el.current?.setAttribute('data-zoom', String(Math.floor(zoom)));
-        moveRef.current({ bbox, zoom: Math.floor(zoom) }, { zoom, lat: c.lat, lon: c.lng });
+        // Within a pixel of the area already searched (the estimate before the map was drawn): the same area.
+        const pixel = 360 / (512 * 2 ** zoom);
+        const same =
+          reported?.zoom === Math.floor(zoom) &&
+          reported.bbox.split(',').every((n, i) => Math.abs(Number(n) - Number(bbox.split(',')[i])) < pixel);
+        reported = same ? reported : { bbox, zoom: Math.floor(zoom) };
+        moveRef.current(reported, { zoom, lat: c.lat, lon: c.lng });
       };
       map.on('moveend', report);
       map.once('load', () => {
         performance.mark('map-loaded');
         report();
-        if (base.offline) void placeLabels(lib, map!);
+        setReady(true);
+        if (base.offline) {
+          void import('./base-style.ts')
+            .then((m) => m.offlineCountries())
+            .then((data) =>
+              (map?.getSource('countries') as import('maplibre-gl').GeoJSONSource | undefined)?.setData(data),
+            );
+          void placeLabels(lib, map!);
+        }
       });
     })().catch((err: unknown) => {
       console.error('the map could not start', err);
@@ -145,7 +168,7 @@ export function MapView({ view, data, onMove, onPick }: Props) {
       performance.mark('map-first-markers');
       performance.measure('map-first-render', undefined, 'map-first-markers');
     }
-  }, [data]);
+  }, [data, ready]);
 
   if (failed) return <div class="map map-failed">{t('map.unavailable')}</div>;
   return (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filtersFromUrl, mapViewFromUrl, mapViewToUrl, positionOf, priceAt } from './filters.ts';
+import { bboxAround, filtersFromUrl, mapViewFromUrl, mapViewToUrl, positionOf, priceAt } from './filters.ts';
 
 describe('filters from the URL', () => {
   it('keeps the API names and types, drops what does not apply to the kind or is malformed', () => {
@@ -41,5 +41,12 @@ describe('the map view in the URL', () => {
     expect(mapViewFromUrl(new URLSearchParams({ map: mapViewToUrl(v) }))).toEqual(v);
     expect(mapViewFromUrl(new URLSearchParams({ map: '30/0/0' }))).toBeNull();
     expect(mapViewFromUrl(new URLSearchParams({ map: 'x' }))).toBeNull();
+  });
+});
+
+describe('the area a map view shows (Web Mercator, 512-pixel tiles)', () => {
+  it('is the whole world at zoom 0 on 512 pixels, and halves with each zoom', () => {
+    expect(bboxAround({ zoom: 0, lat: 0, lon: 0 }, 512, 512)).toBe('-180.00000,-85.05113,180.00000,85.05113');
+    expect(bboxAround({ zoom: 1, lat: 0, lon: 0 }, 512, 512)).toBe('-90.00000,-66.51326,90.00000,66.51326');
   });
 });

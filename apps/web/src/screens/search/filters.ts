@@ -132,3 +132,25 @@ export function positionOf(price: number, max: number): number {
 export function priceAt(p: number, max: number): number {
   return Math.round(max * p * p);
 }
+
+/**
+ * The area a map of `width` × `height` CSS pixels shows around `view` (Web Mercator, 512-pixel
+ * tiles, as MapLibre draws it), as the API's `bbox`, to start searching before the map is drawn.
+ */
+export function bboxAround(view: MapView, width: number, height: number): string {
+  const world = 512 * 2 ** view.zoom;
+  const x = ((view.lon + 180) / 360) * world;
+  const sin = Math.sin((view.lat * Math.PI) / 180);
+  const y = (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * world;
+  const lon = (px: number) => (px / world) * 360 - 180;
+  const lat = (py: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * py) / world))) * 180) / Math.PI;
+  const clamp = (n: number, lim: number) => Math.max(-lim, Math.min(lim, n));
+  return [
+    clamp(lon(x - width / 2), 180),
+    clamp(lat(y + height / 2), 90),
+    clamp(lon(x + width / 2), 180),
+    clamp(lat(y - height / 2), 90),
+  ]
+    .map((n) => n.toFixed(5))
+    .join(',');
+}
