@@ -12,7 +12,18 @@ export const WEB_DIST = path.join(repoRoot, 'apps', 'web', 'dist');
  * shows the screen of its URL. Listed rather than a catch-all, so an unknown API path stays a 404
  * envelope and a wrong method on it stays a 405. A new top-level screen path is added here.
  */
-export const PAGE_PATHS = ['/', '/events', '/events/*', '/sign-in', '/account', '/account/*'];
+export const PAGE_PATHS = [
+  '/',
+  '/events',
+  '/events/*',
+  '/sign-in',
+  '/account',
+  '/account/*',
+  // The links of the write API's mails (APP_LINK_BASE_URL + page + ?token=…, apps/write-api/src/auth/mails.ts).
+  '/confirm-email',
+  '/reset-password',
+  '/delete-account',
+];
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
