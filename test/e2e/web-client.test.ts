@@ -285,6 +285,21 @@ describe('map and feed', { timeout: 90_000 }, () => {
 });
 
 describe('events', { timeout: 60_000 }, () => {
+  it('marks today in the chosen time zone', async () => {
+    // Kiritimati is UTC+14, Pago Pago UTC-11: for most of the day their dates differ.
+    for (const zone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+      const p = await open(`/events?lang=en&timezone=${encodeURIComponent(zone)}`);
+      await p.locator('.calendar .day').first().waitFor();
+      await api.settled();
+      const asked = api.last('/v1/events/calendar');
+      expect(asked.searchParams.get('timezone')).toBe(zone);
+      const cal = await get(asked);
+      expect(cal.timezone).toBe(zone);
+      expect(await p.locator('.calendar .day.today').getAttribute('data-date')).toBe(cal.today);
+      expect(await p.getByRole('combobox', { name: 'Time zone' }).inputValue()).toBe(zone);
+    }
+  });
+
   it('shows the calendar strip with today marked, the upcoming list, a day and an event page', async () => {
     const p = await open('/events?lang=en&timezone=Asia%2FBangkok');
     await p.locator('.calendar .day').first().waitFor();
@@ -298,11 +313,18 @@ describe('events', { timeout: 60_000 }, () => {
     expect(days).toEqual(cal.days.map((d: { date: string; count: number }) => ({ date: d.date, count: d.count })));
     expect(await p.locator('.calendar .day.today').getAttribute('data-date')).toBe(cal.today);
     const upcoming = await get(api.last('/v1/events/upcoming'));
-    const slugs = await p
-      .locator('.event-list .card')
-      .evaluateAll((els) => els.map((e) => e.getAttribute('data-slug')));
-    expect(slugs).toEqual(upcoming.items.map((e: { slug: string }) => e.slug));
+    const slugs = () =>
+      p.locator('.event-list .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-slug')));
+    expect(await slugs()).toEqual(upcoming.items.map((e: { slug: string }) => e.slug));
     await screenshot(p, 'events', { readme: true });
+
+    // The next page of upcoming events, by the cursor.
+    expect(upcoming.has_more).toBe(true);
+    await p.locator('.event-list .more').click();
+    await poll(async () => (await slugs()).length).toBeGreaterThan(upcoming.items.length);
+    await api.settled();
+    const next = await get(api.last('/v1/events/upcoming', { withCursor: true }));
+    expect(await slugs()).toEqual([...upcoming.items, ...next.items].map((e: { slug: string }) => e.slug));
 
     const busy = cal.days.find((d: { count: number }) => d.count > 0);
     await p.locator(`.calendar .day[data-date="${busy.date}"]`).click();

@@ -41,11 +41,13 @@ export function EventsScreen({ query }: RouteProps) {
   useEffect(() => {
     void api.GET('/v1/events/categories').then(({ data }) => setCategories(data ?? []));
   }, []);
+  // The region's zone, the browser's, UTC, and whatever zone the link asked for.
   const zones = [
     ...new Set([
       appConfig?.region?.timezone ?? 'Asia/Bangkok',
       Intl.DateTimeFormat().resolvedOptions().timeZone,
       'UTC',
+      zone,
     ]),
   ];
 
