@@ -45,9 +45,9 @@ afterAll(async () => {
   if (timings.length) console.log(`[web] ${timings.join('; ')}; screenshots in ${SHOTS}`);
 });
 
-async function open(path: string): Promise<Page> {
+async function open(path: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
   await context?.close();
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  context = await browser.newContext({ viewport, locale: 'en-US' });
   page = await context.newPage();
   api = watchApi(page);
   await page.goto(`${t.url}${path}`);
@@ -185,6 +185,17 @@ describe('map and feed', { timeout: 90_000 }, () => {
     await again.locator('.map .cluster, .map .pin').first().waitFor({ timeout: 30_000 });
     const reopened = await expectPageAgreesWithApi(again);
     expect(reopened.count).toBe(first.count);
+  });
+
+  it('on a phone-sized screen, searches once for the view and stays quiet', async () => {
+    // The map's area must not depend on the feed's content, or every answer would move it again.
+    const p = await open('/?lang=th&kind=stay', { width: 390, height: 844 });
+    await p.locator('.feed .card').first().waitFor();
+    await api.settled(1500);
+    const feeds = api.answered.filter((a) => a.url.pathname === '/v1/search/listings');
+    expect(feeds.length).toBeLessThanOrEqual(2);
+    await expectPageAgreesWithApi(p);
+    await screenshot(p, 'phone');
   });
 
   it('never lets a slow answer for an older search overwrite the newer one', async () => {

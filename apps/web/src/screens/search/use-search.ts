@@ -57,7 +57,9 @@ export function useSearch(filters: FeedQuery, area: Area | null | undefined, sig
     if (area === undefined) return;
     const abort = new AbortController();
     controller.current = abort;
-    setState(empty(key));
+    // The cards and markers of the previous view stay (marked busy) until the new answers come:
+    // clearing them would make the page jump at every move of the map.
+    setState((s) => ({ ...s, key, cursor: null, hasMore: false, count: null, loadingFeed: true, error: null }));
     const where = area ? { bbox: area.bbox } : {};
     const apply = (patch: Partial<SearchState>) =>
       setState((s) => (latest.current === key && s.key === key ? { ...s, ...patch } : s));
