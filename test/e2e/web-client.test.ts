@@ -142,6 +142,7 @@ describe('map and feed', { timeout: 90_000 }, () => {
     const p = await open('/?lang=en&kind=stay');
     await p.locator('.map .cluster, .map .pin').first().waitFor({ timeout: 30_000 });
     await p.getByRole('button', { name: 'Filters' }).click();
+    await p.waitForURL((u) => u.searchParams.get('filters') === 'open');
     await p.locator('input[name="bedrooms_min"]').fill('2');
     await p.locator('input[name="bedrooms_min"]').press('Enter');
     await p.locator('input[name="bedrooms_min"]').blur();
@@ -185,6 +186,7 @@ describe('map and feed', { timeout: 90_000 }, () => {
     await again.locator('.map .cluster, .map .pin').first().waitFor({ timeout: 30_000 });
     const reopened = await expectPageAgreesWithApi(again);
     expect(reopened.count).toBe(first.count);
+    expect(await again.locator('.filters input[name="pets_allowed"]').isChecked()).toBe(true);
   });
 
   it('on a phone-sized screen, searches once for the view and stays quiet', async () => {

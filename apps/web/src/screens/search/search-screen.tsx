@@ -29,7 +29,9 @@ export function SearchScreen({ query }: RouteProps) {
   const filters = useMemo(() => filtersFromUrl(query), [query.toString()]);
   const kind = kindOf(query);
   const [area, setArea] = useState<Area | null | undefined>(undefined);
-  const [showFilters, setShowFilters] = useState(query.get('filters') === 'open');
+  // The open filter panel is part of the view too: a link can open it.
+  const showFilters = query.get('filters') === 'open';
+  const setShowFilters = (open: boolean) => setQuery({ filters: open ? 'open' : null }, { replace: true });
   const urlView = mapViewFromUrl(query);
   const start = appConfig?.map.start ?? { lat: 7.88, lon: 98.39, zoom: 10 };
   const view: View = urlView ?? { zoom: start.zoom, lat: start.lat, lon: start.lon };
