@@ -18,6 +18,7 @@ const SOURCES = [
   path.join(WEB, 'index.html'),
   path.join(WEB, 'vite.config.ts'),
   path.join(WEB, 'budget.ts'),
+  path.join(WEB, 'precompress.ts'),
   path.join(WEB, 'package.json'),
   path.join(repoRoot, 'clients', 'ts', 'src'),
   path.join(repoRoot, 'package-lock.json'),

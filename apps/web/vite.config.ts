@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { budget } from './budget.ts';
+import { precompress } from './precompress.ts';
 
 /**
  * `npm run build -w @guest/web` writes `dist/`, which the one-base-URL server serves at `/`.
@@ -24,5 +25,5 @@ export default defineConfig({
     port: Number(process.env.WEB_PORT ?? 5173),
     proxy: { '/v1': { target: api, ws: true, changeOrigin: false } },
   },
-  plugins: [budget()],
+  plugins: [budget(), precompress()],
 });

@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readApi } from '@guest/read-api';
@@ -35,11 +35,23 @@ it('answers every screen path with the page, not cached, under its CSP', async (
 
 it('serves the built files with their type, cached for good; anything else there is the 404 envelope', async () => {
   const files = await readdir(path.join(WEB_DIST, 'assets'));
-  const js = files.find((f) => f.endsWith('.js'))!;
+  // A script the build compressed (MapLibre is one).
+  const js = files
+    .filter((f) => f.endsWith('.js') && files.includes(`${f}.br`))
+    .sort()
+    .at(-1)!;
   const res = await fetch(`${t.url}/assets/${js}`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
   expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  // Compressed at build time: Brotli or gzip as the browser accepts, the same bytes once decoded.
+  const plain = await readFile(path.join(WEB_DIST, 'assets', js));
+  for (const encoding of ['br', 'gzip']) {
+    const packed = await fetch(`${t.url}/assets/${js}`, { headers: { 'accept-encoding': encoding } });
+    expect(packed.headers.get('content-encoding')).toBe(encoding);
+    expect(packed.headers.get('vary')).toMatch(/accept-encoding/i);
+    expect(Buffer.from(await packed.arrayBuffer()).equals(plain)).toBe(true);
+  }
   expectEnvelope(await http(t.url, 'GET', '/assets/nope.js'), 404, 'not_found');
   expectEnvelope(await http(t.url, 'GET', '/assets/..%2Fpackage.json'), 404, 'not_found');
 });

@@ -78,14 +78,25 @@ async function webRoutes(app: FastifyInstance): Promise<void> {
   app.get('/assets/:file', route, async (req, reply) => {
     const { file } = req.params as { file: string };
     if (!ASSET.test(file) || file.includes('..')) throw new AppError('not_found', 'No such file.', { path: req.url });
-    let body: Buffer;
-    try {
-      body = await readFile(path.join(WEB_DIST, 'assets', file));
-    } catch {
-      throw new AppError('not_found', 'No such file.', { path: req.url.split('?')[0] });
+    const full = path.join(WEB_DIST, 'assets', file);
+    // The build wrote Brotli and gzip copies beside the big files (apps/web/precompress.ts).
+    const accepts = String(req.headers['accept-encoding'] ?? '');
+    let body: Buffer | null = null;
+    let encoding: string | null = null;
+    for (const [enc, ext] of [
+      ['br', '.br'],
+      ['gzip', '.gz'],
+    ] as const) {
+      if (body || !new RegExp(`\\b${enc}\\b`).test(accepts)) continue;
+      body = await readFile(full + ext).catch(() => null);
+      if (body) encoding = enc;
     }
+    body ??= await readFile(full).catch(() => null);
+    if (!body) throw new AppError('not_found', 'No such file.', { path: req.url.split('?')[0] });
+    if (encoding) reply.header('content-encoding', encoding);
     return reply
       .type(TYPES[path.extname(file)] ?? 'application/octet-stream')
+      .header('vary', 'accept-encoding')
       .header('cache-control', 'public, max-age=31536000, immutable')
       .header('x-content-type-options', 'nosniff')
       .send(body);
