@@ -96,11 +96,12 @@ export function FiltersPanel({
       ))}
     </fieldset>
   );
-  const select = (name: string, labelKey: string, codes: Array<{ code: string; label: string }>) => (
+  /** A choice of one; `none` names the empty choice (the API's default), "any" unless given. */
+  const select = (name: string, labelKey: string, codes: Array<{ code: string; label: string }>, none?: string) => (
     <label class="field">
       {t(labelKey)}
       <select name={name} value={query.get(name) ?? ''} onChange={(e) => set(name, e.currentTarget.value || null)}>
-        <option value="">{t('web.filters.any')}</option>
+        <option value="">{none ?? t('web.filters.any')}</option>
         {codes.map((c) => (
           <option key={c.code} value={c.code}>
             {c.label}
@@ -158,7 +159,15 @@ export function FiltersPanel({
         </label>
       </div>
       {num('guests', 'search.filters.guests', 1)}
-      {select('sort', 'search.sort.title', coded('search.sort', SORTS))}
+      {select(
+        'sort',
+        'search.sort.title',
+        coded(
+          'search.sort',
+          SORTS.filter((s) => s !== 'relevance'),
+        ),
+        t('search.sort.relevance'),
+      )}
       {flag('instant_book', 'web.filters.instant_book')}
       {select(
         'rating_min',
