@@ -41,11 +41,20 @@ export function webBuildStale(): boolean {
 export function buildWeb(opts: { ifStale?: boolean; quiet?: boolean } = {}): { built: boolean; ms: number } {
   if (opts.ifStale && !webBuildStale()) return { built: false, ms: 0 };
   const started = Date.now();
-  const vite = path.join(
-    path.dirname(createRequire(path.join(WEB, 'package.json')).resolve('vite/package.json')),
-    'bin',
-    'vite.js',
-  );
+  let vite: string;
+  try {
+    vite = path.join(
+      path.dirname(createRequire(path.join(WEB, 'package.json')).resolve('vite/package.json')),
+      'bin',
+      'vite.js',
+    );
+  } catch {
+    // Production installs (`npm ci --omit=dev`) have no Vite: the page is built where dev
+    // dependencies are (the Dockerfile's first stage, CI, a developer's clone).
+    throw new Error(
+      'the web client needs building and Vite (a dev dependency) is not installed: run `npm run build` where it is',
+    );
+  }
   const res = spawnSync(process.execPath, [vite, 'build', '--logLevel', opts.quiet ? 'warn' : 'info'], {
     cwd: WEB,
     stdio: opts.quiet ? ['ignore', 'pipe', 'inherit'] : 'inherit',
