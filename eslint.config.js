@@ -2,7 +2,16 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/**', '.data/**', 'migrations/**', 'coverage/**', 'tools/**', 'clients/ts/src/generated/**'],
+    ignores: [
+      'node_modules/**',
+      '.data/**',
+      'apps/web/dist/**',
+      'test-results/**',
+      'migrations/**',
+      'coverage/**',
+      'tools/**',
+      'clients/ts/src/generated/**',
+    ],
   },
   ...tseslint.configs.recommended,
   {

@@ -5,6 +5,7 @@ import { createLogger, loadDemoCatalog, startMaintenance, startOutboxWorker } fr
 import { DEMO_ACCOUNT, ensureDemoAccount } from '@guest/write-api/demo';
 import { runAll } from '@guest/server/run-all';
 import { ensureStack } from './stack/index.ts';
+import { buildWeb } from './web-build.ts';
 
 /**
  * `npm run dev`: one command on a fresh clone. Brings the stack up (or finds it up), migrates,
@@ -40,6 +41,10 @@ const worker = await startOutboxWorker(indexerRuntime, log);
 // session would serve events from a window that stopped moving.
 const maintenance = await startMaintenance(indexerRuntime, log);
 
+step('building the web client (apps/web) when its sources changed');
+const web = buildWeb({ ifStale: true, quiet: true });
+step(web.built ? `web client built in ${web.ms} ms` : 'web client build is current');
+
 const { app } = await runAll(config, {
   onClose: async () => {
     await worker.stop();
@@ -49,4 +54,6 @@ const { app } = await runAll(config, {
 });
 const address = app.server.address();
 const port = address && typeof address === 'object' ? address.port : config.PORT;
-step(`serving on http://${config.HOST}:${port}  (docs /docs, OpenAPI /v1/openapi.json, health /health, socket /v1/ws)`);
+step(
+  `serving on http://${config.HOST}:${port}  (web client /, docs /docs, OpenAPI /v1/openapi.json, health /health, socket /v1/ws)`,
+);

@@ -19,6 +19,7 @@ import searchListings from './routes/v1/search/listings.ts';
 import searchMap from './routes/v1/search/map.ts';
 import searchCount from './routes/v1/search/count.ts';
 import searchPriceRange from './routes/v1/search/price-range.ts';
+import searchFilterValues from './routes/v1/search/filter-values.ts';
 import searchSuggest from './routes/v1/search/suggest.ts';
 import nodes from './routes/v1/nodes.ts';
 import clientConfig from './routes/v1/config.ts';
@@ -50,6 +51,7 @@ const ROUTES = [
   searchMap,
   searchCount,
   searchPriceRange,
+  searchFilterValues,
   searchSuggest,
   nodes,
   clientConfig,

@@ -4,13 +4,15 @@ import { ASYNCAPI_PATH, asyncApiDocument, startGateway } from '@guest/realtime';
 import { socketAuthenticator } from '@guest/realtime/socket-auth';
 import { allApps } from './app.ts';
 import { forwardWebSocketUpgrades } from './ws-proxy.ts';
+import { webClient } from './web.ts';
 
 /**
  * Every app of the API in one process behind one base URL: the HTTP apps on PORT, the socket
- * gateway on REALTIME_PORT with `/v1/ws` upgrades on PORT passed through to it.
+ * gateway on REALTIME_PORT with `/v1/ws` upgrades on PORT passed through to it, and the web
+ * client (apps/web, built) at `/`.
  */
 export async function runAll(config?: Config, opts: { onClose?: () => Promise<void> } = {}) {
-  return runHttpServer(allApps, {
+  return runHttpServer([...allApps, webClient], {
     ...(config ? { config } : {}),
     prepare: async (app, runtime) => {
       const gateway = await startGateway({

@@ -1,11 +1,17 @@
 import createClient, { defaultPathSerializer, type Client } from 'openapi-fetch';
 import type { paths } from './generated/schema.ts';
+import { sessionMiddleware, type TokenStore } from './session.ts';
 
 export interface GuestClientOptions {
   /** Scheme, host and port of the API, e.g. `http://127.0.0.1:8080` (paths start with `/v1`). */
   baseUrl: string;
   /** The access token of register, login or refresh; sent as `Authorization: Bearer …`. */
   accessToken?: string | null;
+  /**
+   * Where the token pair lives. With a store the client signs requests in with its access token
+   * and refreshes the pair on a 401 and retries (see `sessionMiddleware`); `accessToken` is then unused.
+   */
+  tokens?: TokenStore;
   /** Another fetch (tests, proxies). */
   fetch?: typeof globalThis.fetch;
 }
@@ -29,11 +35,16 @@ function pathSerializer(pathname: string, params: Record<string, unknown>): stri
 /** A typed client of the guest API (openapi-fetch on the generated `paths`). */
 export function createGuestClient(opts: GuestClientOptions): GuestClient {
   let token = opts.accessToken ?? null;
+  const baseUrl = opts.baseUrl.replace(/\/+$/, '');
   const client = createClient<paths>({
-    baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+    baseUrl,
     pathSerializer,
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
+  if (opts.tokens) {
+    const fetchFn: typeof globalThis.fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    client.use(sessionMiddleware({ baseUrl, tokens: opts.tokens, fetch: fetchFn }));
+  }
   client.use({
     onRequest({ request }) {
       if (token && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${token}`);

@@ -1,4 +1,5 @@
 export { createGuestClient, type GuestClient, type GuestClientOptions } from './client.ts';
+export { memoryTokenStore, sessionMiddleware, type TokenPair, type TokenStore } from './session.ts';
 export { items, pages, PageError, type FetchPage, type Page } from './paging.ts';
 export { connectSocket, type GuestSocket, type SocketMessage, type SocketOptions } from './socket.ts';
 export type { components, operations, paths } from './generated/schema.ts';

@@ -243,6 +243,11 @@ export const PriceRangeParams = z
     }
   });
 
+/** Query of `/v1/search/filter-values`: the scope (one kind, or all five). */
+export const FilterValuesParams = z.object({
+  kind: z.enum(SEARCH_KINDS).optional().meta({ description: 'One kind, or `all`; without it, all five.' }),
+});
+
 /** Query of `/v1/search/suggest`: what the guest has typed, and optionally one kind. */
 export const SuggestParams = z.object({
   q: z

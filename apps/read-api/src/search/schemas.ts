@@ -89,6 +89,33 @@ export const PriceRangeResponse = z
   })
   .meta({ id: 'PriceRangeResponse' });
 
+const FilterValue = z
+  .object({
+    code: z.string().meta({ description: 'The value as the filter takes it.' }),
+    count: z.number().int().meta({ description: 'Published listings in the scope with this value.' }),
+  })
+  .meta({ id: 'FilterValue' });
+
+const values = (filter: string) =>
+  z.array(FilterValue).meta({ description: `Values of \`${filter}\`, most used first.` });
+
+export const FilterValuesResponse = z
+  .object({
+    property_type: values('property_type'),
+    room_type: values('room_type'),
+    vehicle_kind: values('vehicle_kind'),
+    transmission: values('transmission'),
+    food_format: values('food_format'),
+    diets: values('diets'),
+    price_unit: values('price_unit'),
+  })
+  .meta({
+    id: 'FilterValuesResponse',
+    description:
+      'The codes the catalog uses for the search filters that have no reference list of their own, with counts. ' +
+      'Names for them are in the interface dictionary (`/v1/i18n`), e.g. `listing.property_type.villa`.',
+  });
+
 export const PlaceSuggestion = z
   .object({
     id: z.number().int(),

@@ -17,7 +17,8 @@ import { nameIn, toListingCard, type CardSource } from './cards.ts';
 import { CLUSTER_MAX_ZOOM, parseClusters, type ClusterBody } from '../geo/clusters.ts';
 import { favoriteIds } from './favorites.ts';
 import { buildCountRequest, buildFeedRequest, FEED_CURSOR_SCOPE, requestFingerprint, type FeedCursor } from './feed.ts';
-import type { Filters, Sort } from './params.ts';
+import type { Filters, SEARCH_KINDS, Sort } from './params.ts';
+import { buildFilterValuesRequest, parseFilterValues, type FilterValues } from './filter-values.ts';
 import {
   buildClusterRequest,
   buildPointsRequest,
@@ -235,6 +236,12 @@ export function createSearchService(deps: SearchServiceDeps) {
         histogram = parseHistogram(res.aggregations);
       }
       return priceRangeBody(stats, histogram, currency, fx);
+    },
+
+    /** The codes of the code-valued filters in the catalog (one kind, or all), with counts. */
+    async filterValues(kind: (typeof SEARCH_KINDS)[number] | undefined): Promise<FilterValues> {
+      const res = await engine.search(indices.listings, buildFilterValuesRequest(kind === 'all' ? undefined : kind));
+      return parseFilterValues(res.aggregations);
     },
 
     /** Places and listings as the guest types; with a kind, only places that hold listings of it. */

@@ -1147,6 +1147,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/search/filter-values': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Values of the code-valued search filters, with counts
+     * @description For the filter screen: the codes published listings carry for `property_type`, `room_type`, `vehicle_kind`, `transmission`, `food_format`, `diets` and `price_unit`, each with its number of listings (of `kind`, or of all five), most used first. Their names are in the interface dictionary (`listing.property_type.<code>` and so on).
+     */
+    get: operations['getSearchFilterValues'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/search/suggest': {
     parameters: {
       query?: never;
@@ -2211,6 +2231,29 @@ export interface components {
       max_minor: number | null;
       /** @description 24 segments on a quadratic scale from zero: segment i holds prices from max·(i/24)² to max·((i+1)/24)²; empty when there are no prices. */
       histogram: number[];
+    };
+    FilterValue: {
+      /** @description The value as the filter takes it. */
+      code: string;
+      /** @description Published listings in the scope with this value. */
+      count: number;
+    };
+    /** @description The codes the catalog uses for the search filters that have no reference list of their own, with counts. Names for them are in the interface dictionary (`/v1/i18n`), e.g. `listing.property_type.villa`. */
+    FilterValuesResponse: {
+      /** @description Values of `property_type`, most used first. */
+      property_type: components['schemas']['FilterValue'][];
+      /** @description Values of `room_type`, most used first. */
+      room_type: components['schemas']['FilterValue'][];
+      /** @description Values of `vehicle_kind`, most used first. */
+      vehicle_kind: components['schemas']['FilterValue'][];
+      /** @description Values of `transmission`, most used first. */
+      transmission: components['schemas']['FilterValue'][];
+      /** @description Values of `food_format`, most used first. */
+      food_format: components['schemas']['FilterValue'][];
+      /** @description Values of `diets`, most used first. */
+      diets: components['schemas']['FilterValue'][];
+      /** @description Values of `price_unit`, most used first. */
+      price_unit: components['schemas']['FilterValue'][];
     };
     PlaceSuggestion: {
       id: number;
@@ -11399,6 +11442,105 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['PriceRangeResponse'];
+        };
+      };
+      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+            };
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'rate_limited';
+            };
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error`. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'internal_error';
+            };
+          };
+        };
+      };
+      /** @description Service Unavailable: `unavailable`. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unavailable';
+            };
+          };
+        };
+      };
+    };
+  };
+  getSearchFilterValues: {
+    parameters: {
+      query?: {
+        /** @description One kind, or `all`; without it, all five. */
+        kind?: 'stay' | 'experience' | 'service' | 'transport' | 'food' | 'all';
+      };
+      header?: {
+        /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
+        'Accept-Language'?: components['parameters']['AcceptLanguage'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FilterValuesResponse'];
         };
       };
       /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */

@@ -71,6 +71,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /v1/search/map': 'searchMap',
   'GET /v1/search/count': 'countListings',
   'GET /v1/search/price-range': 'getPriceRange',
+  'GET /v1/search/filter-values': 'getSearchFilterValues',
   'GET /v1/search/suggest': 'suggest',
   'GET /v1/nodes': 'listNodes',
   'GET /v1/config': 'getConfig',

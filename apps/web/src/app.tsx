@@ -1,0 +1,114 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from './api.ts';
+import { LANGUAGES, useT, type Lang } from './i18n.ts';
+import { language } from './i18n-state.ts';
+import { hrefTo, navScreens, resolve, setQuery, useLocation } from './router.ts';
+import { clearSession, useSession } from './session.ts';
+import { useStore } from './store.ts';
+import { Link } from './ui/link.tsx';
+
+/** The shell: header (navigation, language, session) and the screen of the current URL. */
+export function App() {
+  const t = useT();
+  const loc = useLocation();
+  const found = resolve(loc.path);
+  const signedIn = useSession() !== null;
+
+  useEffect(() => {
+    document.title = found ? `${t(found.screen.title)} · ${t('web.brand')}` : t('web.brand');
+  });
+
+  let body;
+  if (!found) body = <p class="empty">{t('errors.not_found')}</p>;
+  else if (found.screen.signedIn && !signedIn) body = <SignInFirst />;
+  else {
+    const Screen = found.screen.component;
+    body = <Screen params={found.params} query={loc.query} />;
+  }
+
+  return (
+    <>
+      <a class="skip" href="#main">
+        {t('web.skip_to_content')}
+      </a>
+      <header class="top">
+        <Link href={hrefTo('/')} class="brand">
+          {t('web.brand')}
+        </Link>
+        <nav aria-label={t('web.nav_label')}>
+          {navScreens().map((s) => (
+            <Link key={s.path} href={hrefTo(s.path)} aria-current={found?.screen === s ? 'page' : undefined}>
+              {t(s.nav!.label)}
+            </Link>
+          ))}
+        </nav>
+        <LanguagePicker />
+        <SessionMenu />
+      </header>
+      <main id="main">{body}</main>
+    </>
+  );
+}
+
+function SignInFirst() {
+  const t = useT();
+  const loc = useLocation();
+  return (
+    <p class="empty">
+      <Link href={hrefTo('/sign-in', { next: loc.href })}>{t('nav.sign_in')}</Link>
+    </p>
+  );
+}
+
+/** Languages named in their own language (`/v1/i18n/languages`); the choice goes into `?lang=`. */
+function LanguagePicker() {
+  const t = useT();
+  const lang = useStore(language);
+  const [names, setNames] = useState<Record<string, string>>({});
+  useEffect(() => {
+    void api.GET('/v1/i18n/languages').then(({ data }) => {
+      const list = (data as { languages?: Array<{ code: string; name: string }> } | undefined)?.languages ?? [];
+      setNames(Object.fromEntries(list.map((l) => [l.code, l.name])));
+    });
+  }, []);
+  return (
+    <label class="lang">
+      <span class="visually-hidden">{t('web.language')}</span>
+      <select
+        value={lang}
+        onChange={(e) => setQuery({ lang: (e.currentTarget.value as Lang) || null }, { replace: true })}
+      >
+        {LANGUAGES.map((l) => (
+          <option key={l} value={l}>
+            {names[l] ?? l}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function SessionMenu() {
+  const t = useT();
+  const loc = useLocation();
+  const session = useSession();
+  if (!session) {
+    return (
+      <Link class="session" href={hrefTo('/sign-in', { next: loc.href })}>
+        {t('nav.sign_in')}
+      </Link>
+    );
+  }
+  return (
+    <button
+      type="button"
+      class="session"
+      onClick={() => {
+        // The session ends on the server too; the page is signed out whatever it answers.
+        void api.POST('/v1/auth/logout').finally(clearSession);
+      }}
+    >
+      {t('nav.sign_out')}
+    </button>
+  );
+}

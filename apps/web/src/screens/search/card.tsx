@@ -1,0 +1,58 @@
+import type { Schemas } from '../../api.ts';
+import { converted, money, priceUnit } from '../../format.ts';
+import { useT } from '../../i18n.ts';
+import { Heart } from '../../ui/heart.tsx';
+
+/** A listing card of the feed: photo, title (with the translation marker), place, price, rating, heart. */
+export function ListingCard({ card, currency }: { card: Schemas['ListingCard']; currency: string | null }) {
+  const t = useT();
+  const price = currency ? converted(card.price_minor, card.currency, currency) : null;
+  return (
+    <article class="card" data-id={card.id} data-kind={card.kind}>
+      {card.photo ? (
+        <img
+          src={card.photo.thumb}
+          alt=""
+          loading="lazy"
+          width={480}
+          height={320}
+          onError={(e) =>
+            e.currentTarget.replaceWith(Object.assign(document.createElement('div'), { className: 'photo-none' }))
+          }
+        />
+      ) : (
+        <div class="photo-none" aria-hidden="true" />
+      )}
+      <div class="card-body">
+        <h3 class="card-title" lang={card.lang}>
+          {card.title}
+        </h3>
+        {card.translated && (
+          <p class="translated" title={t('listing.translated')}>
+            {t('listing.translated')}
+          </p>
+        )}
+        <p class="card-place">
+          {t(`kind.${card.kind}`)} · {card.place.name}
+        </p>
+        <p class="card-price">
+          {price ? (
+            <span title={price.approximate ? t('booking.price_approximate') : undefined}>
+              {price.text}
+              {price.approximate && <span class="approx"> ({t('common.approximately')})</span>}
+            </span>
+          ) : (
+            money(card.price_minor, card.currency)
+          )}{' '}
+          <span class="unit">/ {priceUnit(card.price_unit)}</span>
+        </p>
+        {card.rating_avg !== null && (
+          <p class="card-rating">
+            ★ {card.rating_avg.toFixed(1)} ({card.rating_count})
+          </p>
+        )}
+      </div>
+      <Heart listingId={card.id} initial={card.is_favorite ?? false} />
+    </article>
+  );
+}

@@ -1,0 +1,90 @@
+import { useState } from 'preact/hooks';
+import { api, errorCode } from '../api.ts';
+import { useT } from '../i18n.ts';
+import { hrefTo, navigate } from '../router.ts';
+import { tokenStore, useSession } from '../session.ts';
+import { ErrorNote } from '../ui/notice.tsx';
+import type { RouteProps } from '../router.ts';
+
+/** Only a path of this site: `next` comes from the URL and must not lead elsewhere. */
+function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : hrefTo('/');
+}
+
+/** Sign-in with email and password (`POST /v1/auth/login`); back to `?next=` afterwards. */
+export function SignIn({ query }: RouteProps) {
+  const t = useT();
+  const session = useSession();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (session) {
+    return (
+      <section class="panel narrow">
+        <p>{t('web.signed_in')}</p>
+        <button type="button" onClick={() => navigate(safeNext(query.get('next')))}>
+          {t('common.back')}
+        </button>
+      </section>
+    );
+  }
+
+  async function submit(e: Event) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    const { data, error: failed } = await api.POST('/v1/auth/login', {
+      body: { email, password },
+      headers: { 'Idempotency-Key': crypto.randomUUID() },
+    });
+    setBusy(false);
+    if (!data) {
+      const code = errorCode(failed);
+      setError(code === 'unauthorized' ? 'invalid_credentials' : code);
+      return;
+    }
+    tokenStore.set(data);
+    navigate(safeNext(query.get('next')), { replace: true });
+  }
+
+  return (
+    <section class="panel narrow">
+      <h1>{t('nav.sign_in')}</h1>
+      <form onSubmit={(e) => void submit(e)}>
+        <label>
+          {t('auth.email')}
+          <input
+            type="email"
+            name="email"
+            autoComplete="username"
+            required
+            value={email}
+            onInput={(e) => setEmail(e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          {t('auth.password')}
+          <input
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
+        </label>
+        <ErrorNote code={error === 'invalid_credentials' ? null : error} />
+        {error === 'invalid_credentials' && (
+          <p class="error" role="alert">
+            {t('web.sign_in.invalid')}
+          </p>
+        )}
+        <button type="submit" class="primary" disabled={busy}>
+          {t('nav.sign_in')}
+        </button>
+      </form>
+    </section>
+  );
+}

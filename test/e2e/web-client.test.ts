@@ -1,0 +1,390 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { loadDemoCatalog } from '@guest/indexer';
+import { readApi } from '@guest/read-api';
+import { webClient } from '@guest/server/web';
+import { writeApi } from '@guest/write-api';
+import { DEMO_ACCOUNT, ensureDemoAccount } from '@guest/write-api/demo';
+import { buildWeb } from '../../scripts/web-build.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { http } from '../support/http.ts';
+import { launchChromium, screenshot, SHOTS, watchApi } from './web/browser.ts';
+
+/**
+ * The web client (apps/web) in headless Chromium against the API with the demo catalog (2,000
+ * listings, 150 events), as a guest uses it: the page's feed, count button and map markers are
+ * checked against what the API answers for the same request.
+ */
+/** The page answers in its own time (two cores shared with the engine): wait up to 10 s by default. */
+const poll = <T>(fn: () => T | Promise<T>, opts: { timeout?: number } = {}) =>
+  expect.poll(fn, { timeout: 10_000, ...opts });
+
+let t: TestApp;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let api: ReturnType<typeof watchApi>;
+const timings: string[] = [];
+
+beforeAll(async () => {
+  const built = buildWeb({ ifStale: true, quiet: true });
+  if (built.built) timings.push(`page built in ${built.ms} ms`);
+  // A small map answer limit, so that a district's points are truncated ("N more") at street zoom.
+  t = await startTestApp({ apps: [writeApi, readApi, webClient], config: { MAP_MAX_POINTS: 40 } });
+  const started = Date.now();
+  await loadDemoCatalog(t.runtime, { progress: false });
+  await ensureDemoAccount(t.runtime.database.db, t.config);
+  timings.push(`demo catalog loaded in ${Date.now() - started} ms`);
+  browser = await launchChromium();
+}, 300_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  if (timings.length) console.log(`[web] ${timings.join('; ')}; screenshots in ${SHOTS}`);
+});
+
+async function open(path: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
+  await context?.close();
+  context = await browser.newContext({ viewport, locale: 'en-US' });
+  page = await context.newPage();
+  api = watchApi(page);
+  await page.goto(`${t.url}${path}`);
+  return page;
+}
+afterEach(async () => {
+  await context?.close();
+});
+
+const get = async (url: URL, token?: string) => {
+  const res = await http(t.url, 'GET', url.pathname + url.search, token ? { token } : {});
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+};
+
+/** The feed's cards, the count button and the map's markers agree with the API's answers to the page's own requests. */
+async function expectPageAgreesWithApi(p: Page, token?: string) {
+  await api.settled();
+  const feed = await get(api.last('/v1/search/listings'), token);
+  const count = await get(api.last('/v1/search/count'));
+  const map = await get(api.last('/v1/search/map'));
+  const ids = await p
+    .locator('.feed .card')
+    .evaluateAll((cards) => cards.map((c) => Number(c.getAttribute('data-id'))));
+  expect(ids).toEqual(feed.items.map((i: { id: number }) => i.id));
+  await poll(() => p.locator('.toolbar .show-results').innerText()).toContain(String(count.count));
+  expect(await p.locator('.map .cluster').count()).toBe(map.clusters.length);
+  expect(await p.locator('.map .pin').count()).toBe(map.points.length);
+  const clustered = await p
+    .locator('.map .cluster')
+    .evaluateAll((els) => els.reduce((n, e) => n + Number(e.textContent), 0));
+  expect(clustered).toBe(map.clusters.reduce((n: number, c: { count: number }) => n + c.count, 0));
+  const more = p.locator('.map-more');
+  if (map.truncated) expect(await more.innerText()).toContain(String(map.total - map.points.length));
+  else expect(await more.count()).toBe(0);
+  return { feed, count: count.count as number, map };
+}
+
+async function searchPlace(p: Page, text: string) {
+  const box = p.locator('#q');
+  await box.fill(text);
+  // Places come first in the suggestions: the district itself.
+  const option = p.locator('#suggestions [role="option"]', { hasText: text }).first();
+  await option.waitFor({ timeout: 10_000 });
+  await option.click();
+  await p.waitForURL((u) => u.searchParams.get('q') !== null);
+}
+
+// A browser test waits for the page, the map and the engine: more than the tier's default.
+describe('map and feed', { timeout: 90_000 }, () => {
+  it('opens the map with markers, the feed and the count; measures the first map render', async () => {
+    const p = await open('/?lang=en');
+    await p.locator('.map .cluster, .map .pin').first().waitFor({ timeout: 30_000 });
+    const agreed = await expectPageAgreesWithApi(p);
+    expect(agreed.feed.items.length).toBeGreaterThan(0);
+    expect(await p.locator('.map').getAttribute('data-offline')).toBe('true');
+    const render = await p.evaluate(() => performance.getEntriesByName('map-first-render')[0]?.duration ?? -1);
+    timings.push(`first map render (navigation to first markers, 2,000 demo listings) ${Math.round(render)} ms`);
+    expect(render).toBeGreaterThan(0);
+    await screenshot(p, 'map-and-feed', { readme: true });
+  });
+
+  it('finds a district by name in two languages, the feed, count and markers as the API answers', async () => {
+    const p = await open('/?lang=en');
+    await p.locator('.map .cluster, .map .pin').first().waitFor({ timeout: 30_000 });
+    await searchPlace(p, 'Kata');
+    expect(new URL(p.url()).searchParams.get('q')).toBe('Kata');
+    const en = await expectPageAgreesWithApi(p);
+    const enArea = api.last('/v1/search/map').searchParams.get('bbox');
+    expect(en.count).toBeGreaterThan(0);
+    // At district zoom the markers are points, more than the map answer holds: "N more".
+    expect(en.map.truncated).toBe(true);
+    await p.locator('.map-more').waitFor();
+    const places = () => p.locator('.feed .card-place').allInnerTexts();
+    expect((await places()).some((text) => text.includes('Kata'))).toBe(true);
+    await screenshot(p, 'search-kata-en');
+
+    const ru = await open('/?lang=ru');
+    await ru.locator('.map .cluster, .map .pin').first().waitFor({ timeout: 30_000 });
+    await searchPlace(ru, 'Ката');
+    expect(new URL(ru.url()).searchParams.get('q')).toBe('Ката');
+    const inRussian = await expectPageAgreesWithApi(ru);
+    // Shown in the interface language: the place names of the cards in Russian.
+    expect((await ru.locator('.feed .card-place').allInnerTexts()).some((text) => text.includes('Ката'))).toBe(true);
+    // The same district in either language: the map goes to the same place and searches the same area.
+    expect(api.last('/v1/search/map').searchParams.get('bbox')).toBe(enArea);
+    expect(inRussian.count).toBeGreaterThan(0);
+    await screenshot(ru, 'search-kata-ru', { readme: true });
+  });
+
+  it('applies filters from the panel into the URL, pages the feed, and reopens the same view from the link', async () => {
+    const p = await open('/?lang=en&kind=stay');
+    await p.locator('.map .cluster, .map .pin').first().waitFor({ timeout: 30_000 });
+    await p.getByRole('button', { name: 'Filters' }).click();
+    await p.waitForURL((u) => u.searchParams.get('filters') === 'open');
+    await p.locator('input[name="bedrooms_min"]').fill('2');
+    await p.locator('input[name="bedrooms_min"]').press('Enter');
+    await p.locator('input[name="bedrooms_min"]').blur();
+    await p.waitForURL((u) => u.searchParams.get('bedrooms_min') === '2');
+    // The property types offered are the ones the catalog uses (GET /v1/search/filter-values).
+    const values = await get(new URL(`${t.url}/v1/search/filter-values?kind=stay`));
+    await poll(() => p.locator('input[name="property_type"]').count()).toBe(values.property_type.length);
+    await p.locator('input[name="pets_allowed"]').check();
+    await p.waitForURL((u) => u.searchParams.get('pets_allowed') === 'true');
+    // The price handle: position p on the 24-segment quadratic scale is max_minor · p².
+    const range = await get(new URL(`${t.url}/v1/search/price-range?kind=stay`));
+    const handle = p.locator('input[name="price_max"]');
+    await handle.focus();
+    for (let i = 0; i < 60; i++) await handle.press('ArrowLeft');
+    await handle.dispatchEvent('change');
+    await p.waitForURL((u) => u.searchParams.has('price_max'));
+    const value = Number(await handle.inputValue());
+    expect(Number(new URL(p.url()).searchParams.get('price_max'))).toBe(
+      Math.round(range.max_minor * (value / 240) ** 2),
+    );
+    const first = await expectPageAgreesWithApi(p);
+    const listed = new URL(api.last('/v1/search/listings'));
+    expect(listed.searchParams.get('bedrooms_min')).toBe('2');
+    expect(listed.searchParams.get('pets_allowed')).toBe('true');
+    expect(first.feed.has_more).toBe(true);
+
+    // The next page, by the cursor, when the end of the feed is reached.
+    await p.locator('.feed .more').scrollIntoViewIfNeeded();
+    await poll(() => p.locator('.feed .card').count(), { timeout: 15_000 }).toBeGreaterThan(first.feed.items.length);
+    await api.settled();
+    const second = await get(api.last('/v1/search/listings', { withCursor: true }));
+    const ids = await p
+      .locator('.feed .card')
+      .evaluateAll((cards) => cards.map((c) => Number(c.getAttribute('data-id'))));
+    expect(ids).toEqual([...first.feed.items, ...second.items].map((i: { id: number }) => i.id));
+    await screenshot(p, 'filters-and-paging');
+
+    // The link reopens the same view: same request, same answers.
+    const link = p.url();
+    const again = await open(new URL(link).pathname + new URL(link).search);
+    await again.locator('.map .cluster, .map .pin').first().waitFor({ timeout: 30_000 });
+    const reopened = await expectPageAgreesWithApi(again);
+    expect(reopened.count).toBe(first.count);
+    expect(await again.locator('.filters input[name="pets_allowed"]').isChecked()).toBe(true);
+  });
+
+  it('on a phone-sized screen, searches once for the view and stays quiet', async () => {
+    // The map's area must not depend on the feed's content, or every answer would move it again.
+    const p = await open('/?lang=th&kind=stay', { width: 390, height: 844 });
+    await p.locator('.feed .card').first().waitFor();
+    await api.settled(1500);
+    const feeds = api.answered.filter((a) => a.url.pathname === '/v1/search/listings');
+    expect(feeds.length).toBeLessThanOrEqual(2);
+    await expectPageAgreesWithApi(p);
+    await screenshot(p, 'phone');
+  });
+
+  it('never lets a slow answer for an older search overwrite the newer one', async () => {
+    const p = await open('/?lang=en');
+    await p.locator('.map .cluster, .map .pin').first().waitFor({ timeout: 30_000 });
+    await api.settled();
+    // Answers for "Patong" come 3 s late; "Kata" is typed right after it.
+    let delayed = 0;
+    await p.route(
+      (url) => url.pathname.startsWith('/v1/search/') && url.searchParams.get('q') === 'Patong',
+      async (route) => {
+        delayed++;
+        await new Promise((r) => setTimeout(r, 3000));
+        await route.continue().catch(() => undefined); // the page may have given up on it
+      },
+    );
+    await p.locator('#q').fill('Patong');
+    await p.locator('#q').press('Enter');
+    await p.waitForURL((u) => u.searchParams.get('q') === 'Patong');
+    await p.locator('#q').fill('Kata');
+    await p.locator('#q').press('Enter');
+    await p.waitForURL((u) => u.searchParams.get('q') === 'Kata');
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(delayed).toBeGreaterThan(0);
+    const agreed = await expectPageAgreesWithApi(p);
+    expect(api.last('/v1/search/listings').searchParams.get('q')).toBe('Kata');
+    expect(agreed.feed.items.length).toBeGreaterThan(0);
+  });
+
+  it('shows prices converted to the chosen currency, marked approximate', async () => {
+    const p = await open('/?lang=en&currency=USD');
+    await p.locator('.feed .card').first().waitFor();
+    await api.settled();
+    const feed = await get(api.last('/v1/search/listings'));
+    const other = feed.items.findIndex((i: { currency: string }) => i.currency !== 'USD');
+    expect(other).toBeGreaterThanOrEqual(0);
+    const price = await p.locator('.feed .card').nth(other).locator('.card-price').innerText();
+    expect(price).toMatch(/^≈ \$/);
+    expect(price).toContain('(approx.)');
+  });
+
+  it('switches the interface language: every string from the dictionary, fetched again only when it changed', async () => {
+    const p = await open('/?lang=en');
+    await p.locator('.map .cluster, .map .pin').first().waitFor({ timeout: 30_000 });
+    await p.getByRole('combobox', { name: 'Language' }).selectOption('th');
+    await p.waitForURL((u) => u.searchParams.get('lang') === 'th');
+    const th = await get(new URL(`${t.url}/v1/i18n?lang=th`));
+    await poll(() => p.locator('html').getAttribute('lang')).toBe('th');
+    await api.settled();
+    const count = await get(api.last('/v1/search/count'));
+    await poll(() => p.locator('.toolbar .show-results').innerText()).toBe(
+      th.strings['search.show_results'].replace('{count}', String(count.count)),
+    );
+    expect(await p.getByRole('link', { name: th.strings['nav.events'] }).count()).toBe(1);
+    await screenshot(p, 'language-th');
+
+    // A reload sends the version it holds; the API answers 304 and the page keeps its dictionary.
+    await p.reload();
+    await api.settled();
+    const i18n = api.answered.filter((a) => a.url.pathname === '/v1/i18n' && a.url.searchParams.get('lang') === 'th');
+    expect(i18n.at(-1)?.url.searchParams.get('version')).toBe(th.version);
+    expect(i18n.at(-1)?.status).toBe(304);
+    await poll(() => p.locator('.top .session').innerText()).toBe(th.strings['nav.sign_in']);
+  });
+
+  it('signs in, favorites a listing and shows the heart in the feed after a reload; signs out', async () => {
+    const p = await open('/?lang=en');
+    await p.locator('.feed .card').first().waitFor();
+    await p.getByRole('link', { name: 'Sign in' }).click();
+    await p.locator('input[name="email"]').fill(DEMO_ACCOUNT.email);
+    await p.locator('input[name="password"]').fill(DEMO_ACCOUNT.password);
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    await p.getByRole('button', { name: 'Sign out' }).waitFor();
+    await p.locator('.feed .card').first().waitFor();
+    await api.settled();
+    const card = p.locator('.feed .card').first();
+    const id = Number(await card.getAttribute('data-id'));
+    await card.getByRole('button', { name: 'Add to favorites' }).click();
+    await poll(() => card.locator('.heart').getAttribute('aria-pressed')).toBe('true');
+
+    const login = await http(t.url, 'POST', '/v1/auth/login', {
+      body: { email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password },
+    });
+    const favorites = await http(t.url, 'GET', '/v1/me/favorites', { token: login.body.access_token });
+    expect(favorites.body.items.map((f: { listing_id: number }) => f.listing_id)).toContain(id);
+
+    await p.reload();
+    const again = p.locator(`.feed .card[data-id="${id}"] .heart`);
+    await poll(() => again.getAttribute('aria-pressed'), { timeout: 15_000 }).toBe('true');
+    await api.settled();
+    await expectPageAgreesWithApi(p, login.body.access_token);
+    await screenshot(p, 'favorite-heart');
+
+    await p.getByRole('button', { name: 'Sign out' }).click();
+    await p.getByRole('link', { name: 'Sign in' }).waitFor();
+    await poll(() => again.getAttribute('aria-pressed')).toBe('false');
+  });
+});
+
+describe('events', { timeout: 60_000 }, () => {
+  it('marks today in the chosen time zone', async () => {
+    // Kiritimati is UTC+14, Pago Pago UTC-11: for most of the day their dates differ.
+    for (const zone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+      const p = await open(`/events?lang=en&timezone=${encodeURIComponent(zone)}`);
+      await p.locator('.calendar .day').first().waitFor();
+      await api.settled();
+      const asked = api.last('/v1/events/calendar');
+      expect(asked.searchParams.get('timezone')).toBe(zone);
+      const cal = await get(asked);
+      expect(cal.timezone).toBe(zone);
+      expect(await p.locator('.calendar .day.today').getAttribute('data-date')).toBe(cal.today);
+      expect(await p.getByRole('combobox', { name: 'Time zone' }).inputValue()).toBe(zone);
+    }
+  });
+
+  it('shows the calendar strip with today marked, the upcoming list, a day and an event page', async () => {
+    const p = await open('/events?lang=en&timezone=Asia%2FBangkok');
+    await p.locator('.calendar .day').first().waitFor();
+    await api.settled();
+    const cal = await get(api.last('/v1/events/calendar'));
+    const days = await p
+      .locator('.calendar .day')
+      .evaluateAll((els) =>
+        els.map((e) => ({ date: e.getAttribute('data-date'), count: Number(e.getAttribute('data-count')) })),
+      );
+    expect(days).toEqual(cal.days.map((d: { date: string; count: number }) => ({ date: d.date, count: d.count })));
+    expect(await p.locator('.calendar .day.today').getAttribute('data-date')).toBe(cal.today);
+    const upcoming = await get(api.last('/v1/events/upcoming'));
+    const slugs = () =>
+      p.locator('.event-list .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-slug')));
+    expect(await slugs()).toEqual(upcoming.items.map((e: { slug: string }) => e.slug));
+    await screenshot(p, 'events', { readme: true });
+
+    // The next page of upcoming events, by the cursor.
+    expect(upcoming.has_more).toBe(true);
+    await p.locator('.event-list .more').click();
+    await poll(async () => (await slugs()).length).toBeGreaterThan(upcoming.items.length);
+    await api.settled();
+    const next = await get(api.last('/v1/events/upcoming', { withCursor: true }));
+    expect(await slugs()).toEqual([...upcoming.items, ...next.items].map((e: { slug: string }) => e.slug));
+
+    const busy = cal.days.find((d: { count: number }) => d.count > 0);
+    await p.locator(`.calendar .day[data-date="${busy.date}"]`).click();
+    await p.waitForURL((u) => u.searchParams.get('day') === busy.date);
+    await api.settled();
+    const feed = await get(api.last('/v1/events/feed'));
+    const onDay = await p.locator('.event-list .card').count();
+    expect(onDay).toBe(feed.items.flatMap((d: { events: unknown[] }) => d.events).length);
+
+    const first = p.locator('.event-list .card a').first();
+    const title = await first.innerText();
+    await first.click();
+    await p.locator('.event-page h1').waitFor();
+    expect(await p.locator('.event-page h1').innerText()).toBe(title);
+  });
+});
+
+describe('accessibility', { timeout: 90_000 }, () => {
+  const axeSource = () => readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  it('has no critical axe-core violations on the main screens', async () => {
+    const source = await axeSource();
+    const report: string[] = [];
+    for (const [path, ready] of [
+      ['/?lang=en', '.feed .card'],
+      ['/?lang=en&kind=stay&filters=open', '.filters'],
+      ['/events?lang=en', '.calendar .day'],
+      ['/sign-in?lang=en', 'input[name="email"]'],
+    ] as const) {
+      const p = await open(path);
+      await p.locator(ready).first().waitFor({ timeout: 30_000 });
+      await api.settled();
+      await p.evaluate(source);
+      const violations = await p.evaluate(async () => {
+        const axe = (
+          globalThis as unknown as {
+            axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> };
+          }
+        ).axe;
+        const result = await axe.run();
+        return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+      });
+      report.push(`${path}: ${violations.map((v) => `${v.id} (${v.impact}, ${v.nodes})`).join(', ') || 'none'}`);
+      expect(
+        violations.filter((v) => v.impact === 'critical'),
+        path,
+      ).toEqual([]);
+    }
+    console.log(`[web] axe-core violations by screen:\n  ${report.join('\n  ')}`);
+  });
+});
