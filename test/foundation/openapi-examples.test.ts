@@ -97,6 +97,7 @@ const ORDER = [
   'searchMap',
   'countListings',
   'getPriceRange',
+  'getSearchFilterValues',
   'suggest',
   'listNodes',
   'getConfig',

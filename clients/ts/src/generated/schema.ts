@@ -11519,7 +11519,10 @@ export interface operations {
   getSearchFilterValues: {
     parameters: {
       query?: {
-        /** @description One kind, or `all`; without it, all five. */
+        /**
+         * @description One kind, or `all`; without it, all five.
+         * @example stay
+         */
         kind?: 'stay' | 'experience' | 'service' | 'transport' | 'food' | 'all';
       };
       header?: {
@@ -11540,6 +11543,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "property_type": [
+           *         {
+           *           "code": "villa",
+           *           "count": 6
+           *         },
+           *         {
+           *           "code": "apartment",
+           *           "count": 4
+           *         }
+           *       ],
+           *       "room_type": [
+           *         {
+           *           "code": "entire_place",
+           *           "count": 9
+           *         },
+           *         {
+           *           "code": "private_room",
+           *           "count": 1
+           *         }
+           *       ],
+           *       "vehicle_kind": [],
+           *       "transmission": [],
+           *       "food_format": [],
+           *       "diets": [],
+           *       "price_unit": [
+           *         {
+           *           "code": "night",
+           *           "count": 10
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['FilterValuesResponse'];
         };
       };

@@ -14,6 +14,26 @@ export default async function filterValuesRoute(app: FastifyInstance, { services
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/search/filter-values',
     {
+      config: {
+        example: {
+          query: { kind: 'stay' },
+          response: {
+            property_type: [
+              { code: 'villa', count: 6 },
+              { code: 'apartment', count: 4 },
+            ],
+            room_type: [
+              { code: 'entire_place', count: 9 },
+              { code: 'private_room', count: 1 },
+            ],
+            vehicle_kind: [],
+            transmission: [],
+            food_format: [],
+            diets: [],
+            price_unit: [{ code: 'night', count: 10 }],
+          },
+        },
+      },
       schema: {
         tags: ['search'],
         summary: 'Values of the code-valued search filters, with counts',
