@@ -44,7 +44,7 @@ export function DeleteRequest(_: RouteProps) {
       ) : (
         <form onSubmit={(e) => void submit(e)}>
           <p>{t('account.delete.explain')}</p>
-          <div class="check">
+          <div class="acct-check">
             <input
               id="delete-understood"
               type="checkbox"

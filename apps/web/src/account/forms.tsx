@@ -58,20 +58,34 @@ export function Field(props: {
   label: string;
   error?: string | undefined;
   hint?: string;
+  /** A checkbox or radio: the control before its label, on one line. */
+  inline?: boolean;
   children: (aria: { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string }) => ComponentChildren;
 }) {
   const reason = useReasonText();
   const described = [props.hint ? `${props.id}-hint` : '', props.error ? `${props.id}-error` : '']
     .filter(Boolean)
     .join(' ');
+  const control = props.children({
+    id: props.id,
+    'aria-invalid': Boolean(props.error),
+    ...(described ? { 'aria-describedby': described } : {}),
+  });
+  const label = <label for={props.id}>{props.label}</label>;
   return (
     <div class={`field${props.error ? ' invalid' : ''}`}>
-      <label for={props.id}>{props.label}</label>
-      {props.children({
-        id: props.id,
-        'aria-invalid': Boolean(props.error),
-        ...(described ? { 'aria-describedby': described } : {}),
-      })}
+      {props.inline ? (
+        // A checkbox: the box first, its words beside it.
+        <div class="acct-check">
+          {control}
+          {label}
+        </div>
+      ) : (
+        <>
+          {label}
+          {control}
+        </>
+      )}
       {props.hint && (
         <small id={`${props.id}-hint`} class="hint">
           {props.hint}

@@ -26,7 +26,12 @@ export function BadgesIndicator() {
       aria-label={label}
       title={label}
     >
-      <span aria-hidden="true">🔔</span>
+      <svg class="bell" width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+        <path
+          fill="currentColor"
+          d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5-6.71V3.5a2 2 0 0 0-4 0v.79A7 7 0 0 0 5 11v5l-2 2v1h18v-1Z"
+        />
+      </svg>
       <span class="count" aria-hidden="true">
         {total}
       </span>

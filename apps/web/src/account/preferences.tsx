@@ -56,7 +56,7 @@ export function PreferencesScreen(_: RouteProps) {
       <fieldset key={g.code} class="prefs" disabled={disabled}>
         <legend>{label(g.code)}</legend>
         {g.items.map((item) => (
-          <div class="check" key={item.code}>
+          <div class="acct-check" key={item.code}>
             <input
               id={`${kind}-${item.code}`}
               type="checkbox"
@@ -78,7 +78,7 @@ export function PreferencesScreen(_: RouteProps) {
       <h2>{t('account.prefs.push')}</h2>
       {push ? (
         <>
-          <div class="check">
+          <div class="acct-check">
             <input
               id="push-enabled"
               type="checkbox"

@@ -128,7 +128,7 @@ export function SignUp(_: RouteProps) {
             />
           )}
         </Field>
-        <Field id="signup-accept_terms" label={t('auth.accept_terms')} error={fields.accept_terms}>
+        <Field id="signup-accept_terms" label={t('auth.accept_terms')} error={fields.accept_terms} inline>
           {(aria) => (
             <input
               {...aria}
@@ -140,7 +140,7 @@ export function SignUp(_: RouteProps) {
             />
           )}
         </Field>
-        <Field id="signup-marketing" label={t('account.signup.marketing')}>
+        <Field id="signup-marketing" label={t('account.signup.marketing')} inline>
           {(aria) => (
             <input
               {...aria}
