@@ -60,6 +60,10 @@ beforeAll(async () => {
       CAPTCHA_AFTER_REGISTRATIONS_PER_ADDRESS: 1,
       RATE_LIMIT_LOGIN_PER_MIN: 1000,
       CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS: 1000,
+      // Short-lived tokens: the page's socket is told `auth.expiring` 5 s after it opens and
+      // must renew (and the SDK refreshes on 401 meanwhile), all within this file's time.
+      ACCESS_TOKEN_TTL_S: 30,
+      WS_EXPIRY_WARNING_S: 25,
     },
   });
   ({ app, runtime } = await runAll({ ...env.config, PORT: port, REALTIME_PORT: 0, LOG_LEVEL: 'silent' }));
@@ -298,6 +302,26 @@ describe('account screens in the browser', { timeout: 120_000 }, () => {
     expect(await badge.getAttribute('aria-label')).toBe('Unread: 0 notifications, 0 messages, 2 from the assistant');
     expect(asked).toEqual([]);
     await shot(page, 'badge-updated');
+  });
+
+  it('renews the socket with a refreshed token before it lapses, on the same connection', async () => {
+    const sockets: string[] = [];
+    const frames: Array<{ dir: 'in' | 'out'; type: string }> = [];
+    page.on('websocket', (ws) => {
+      sockets.push(ws.url());
+      const type = (payload: string | Buffer) => (JSON.parse(String(payload)) as { type: string }).type;
+      ws.on('framesent', (f) => frames.push({ dir: 'out', type: type(f.payload) }));
+      ws.on('framereceived', (f) => frames.push({ dir: 'in', type: type(f.payload) }));
+    });
+    await page.goto(`${base}/account?lang=en`);
+    const done = () => frames.filter((f) => f.type === 'auth.renewed').length;
+    await expect.poll(done, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
+    expect(frames.map((f) => `${f.dir} ${f.type}`)).toEqual(
+      expect.arrayContaining(['in hello', 'in auth.expiring', 'out auth.renew', 'in auth.renewed']),
+    );
+    // One socket, renewed in place: no reconnect.
+    expect(sockets).toHaveLength(1);
+    expect(await page.locator('header .badges').getAttribute('data-live')).toBe('true');
   });
 
   it('the other account screens have no critical axe violations', async () => {

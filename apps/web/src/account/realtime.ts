@@ -1,5 +1,6 @@
 import { connectSocket, type GuestSocket, type SocketMessage } from '@guest/client';
 import { api, type Schemas } from '../api.ts';
+import { location } from '../router.ts';
 import { clearSession, session, tokenStore } from '../session.ts';
 import { createStore } from '../store.ts';
 
@@ -133,7 +134,9 @@ export function startRealtime(): void {
   };
   session.subscribe(follow);
   follow(session.get());
+  // On return to the page or to a screen (spec 6.1), within the minute the reply is kept.
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') void loadBadges();
   });
+  location.subscribe(() => void loadBadges());
 }
