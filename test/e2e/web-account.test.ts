@@ -263,6 +263,25 @@ describe('account screens in the browser', { timeout: 120_000 }, () => {
     expect(await criticalViolations(page)).toEqual([]);
   });
 
+  it('shows a private file through a one-time ticket, a new one for each look', async () => {
+    // The avatar's original is a private file of the account (there is no list of private files).
+    const { rows } = await env.sql.query(
+      `select m.id from media_files m join accounts a on a.id = m.owner_account_id
+        where a.email = $1 order by m.created_at desc limit 1`,
+      [email],
+    );
+    await page.goto(`${base}/account/files/${rows[0].id}?lang=en`);
+    const file = page.getByAltText('The private file');
+    await expect.poll(() => file.evaluate(loaded)).toBeGreaterThan(0);
+    const first = (await file.getAttribute('src'))!;
+    expect(first).toMatch(new RegExp(`^${base}/v1/media/${rows[0].id}\\?t=`));
+    // The page used the ticket up: the same link opens nothing a second time.
+    expect((await http(base, 'GET', new URL(first).pathname + new URL(first).search)).status).toBe(404);
+    await page.getByRole('button', { name: 'Show again' }).click();
+    await expect.poll(() => file.getAttribute('src')).not.toBe(first);
+    await expect.poll(() => file.evaluate(loaded)).toBeGreaterThan(0);
+  });
+
   it('shows a field error from the API beside its field', async () => {
     await page.goto(`${base}/account/profile?lang=en`);
     await page.getByLabel('Phone', { exact: true }).fill('12345');
