@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.ts';
+import { headerItems } from './header-items.ts';
 import { LANGUAGES, useT, type Lang } from './i18n.ts';
 import { language } from './i18n-state.ts';
 import { hrefTo, navScreens, resolve, setQuery, useLocation } from './router.ts';
@@ -43,6 +44,9 @@ export function App() {
           ))}
         </nav>
         <LanguagePicker />
+        {headerItems().map(({ key, component: Item }) => (
+          <Item key={key} />
+        ))}
         <SessionMenu />
       </header>
       <main id="main">{body}</main>

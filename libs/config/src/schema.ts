@@ -260,8 +260,12 @@ export const envSchema = z.object({
   ACCOUNT_DELETE_TTL_MIN: int(60, 5, 1440),
   /** Test stand (spec 5.9): comma-separated emails and domains allowed to sign in; empty = everyone. */
   SIGNIN_ALLOWLIST: z.string().default(''),
-  /** Where the links in account emails point (the web client's pages). */
-  APP_LINK_BASE_URL: url(['http:', 'https:']).default('http://127.0.0.1:8080'),
+  /**
+   * Where the links in account emails point: the web client's pages (`/account/confirm-email`,
+   * `/account/reset-password`, `/account/delete-confirm`). Unset: PUBLIC_BASE_URL, else the
+   * address the server listens on (`http://HOST:PORT`), where the one-base-URL server serves them.
+   */
+  APP_LINK_BASE_URL: url(['http:', 'https:']).optional(),
   RATE_LIMIT_RESEND_CONFIRMATION_PER_HOUR: int(3, 1),
   RATE_LIMIT_PASSWORD_CHANGE_PER_HOUR: int(10, 1),
   RATE_LIMIT_CAPTCHA_PER_MIN: int(30, 1),

@@ -1,12 +1,33 @@
 import type { Config } from '@guest/config';
 
-type LinkConfig = Pick<Config, 'APP_LINK_BASE_URL'>;
+type LinkConfig = Pick<Config, 'APP_LINK_BASE_URL' | 'PUBLIC_BASE_URL' | 'HOST' | 'PORT'>;
+
+/**
+ * The web client's address for the links in mails: APP_LINK_BASE_URL, else PUBLIC_BASE_URL (the
+ * one base URL serves the page too), else the address this server listens on.
+ */
+export function linkBase(config: LinkConfig): string {
+  const host =
+    config.HOST === '0.0.0.0' || config.HOST === ''
+      ? '127.0.0.1'
+      : config.HOST === '::'
+        ? '[::1]'
+        : config.HOST.includes(':')
+          ? `[${config.HOST}]`
+          : config.HOST;
+  const base = config.APP_LINK_BASE_URL ?? config.PUBLIC_BASE_URL ?? `http://${host}:${config.PORT}`;
+  return base.endsWith('/') ? base : `${base}/`;
+}
+
+/** The web client's pages that act on a mailed token (apps/web `src/account/email-links.tsx`). */
+export const MAIL_PAGES = {
+  confirmEmail: 'account/confirm-email',
+  resetPassword: 'account/reset-password',
+  deleteAccount: 'account/delete-confirm',
+} as const;
 
 function link(config: LinkConfig, page: string, token: string): string {
-  const url = new URL(
-    page,
-    config.APP_LINK_BASE_URL.endsWith('/') ? config.APP_LINK_BASE_URL : `${config.APP_LINK_BASE_URL}/`,
-  );
+  const url = new URL(page, linkBase(config));
   url.searchParams.set('token', token);
   return url.toString();
 }
@@ -27,7 +48,7 @@ export function confirmEmailMail(
       `Hello ${firstName},`,
       '',
       'Please confirm your email address by opening this link:',
-      link(config, 'confirm-email', token),
+      link(config, MAIL_PAGES.confirmEmail, token),
       '',
       `The link works once and expires in ${config.EMAIL_CONFIRM_TTL_H} hours.`,
       'If you did not create an account, ignore this message.',
@@ -46,7 +67,7 @@ export function passwordResetMail(
       `Hello ${firstName},`,
       '',
       'To choose a new password, open this link:',
-      link(config, 'reset-password', token),
+      link(config, MAIL_PAGES.resetPassword, token),
       '',
       `The link works once and expires in ${config.PASSWORD_RESET_TTL_MIN} minutes. Setting a new password signs you out everywhere.`,
       'If you did not ask for this, ignore this message: your password stays as it is.',
@@ -65,7 +86,7 @@ export function deleteAccountMail(
       `Hello ${firstName},`,
       '',
       'You asked to delete your account. To confirm, open this link:',
-      link(config, 'delete-account', token),
+      link(config, MAIL_PAGES.deleteAccount, token),
       '',
       'Deletion signs you out everywhere and erases your personal data; it cannot be undone.',
       `The link works once and expires in ${config.ACCOUNT_DELETE_TTL_MIN} minutes. If you did not ask for this, ignore this message and consider changing your password.`,
@@ -78,10 +99,8 @@ export function loginLockoutMail(
   firstName: string,
   failures: number,
 ): MailText {
-  const url = new URL(
-    'reset-password',
-    config.APP_LINK_BASE_URL.endsWith('/') ? config.APP_LINK_BASE_URL : `${config.APP_LINK_BASE_URL}/`,
-  );
+  // Without a token the page asks for the email and requests a reset link.
+  const url = new URL(MAIL_PAGES.resetPassword, linkBase(config));
   return {
     subject: 'Someone is trying to sign in to your account',
     text: [
