@@ -18,11 +18,8 @@ export const PAGE_PATHS = [
   '/events/*',
   '/sign-in',
   '/account',
+  // Also the pages the write API's mails link to (apps/write-api/src/auth/mails.ts).
   '/account/*',
-  // The links of the write API's mails (APP_LINK_BASE_URL + page + ?token=…, apps/write-api/src/auth/mails.ts).
-  '/confirm-email',
-  '/reset-password',
-  '/delete-account',
 ];
 
 const TYPES: Record<string, string> = {
