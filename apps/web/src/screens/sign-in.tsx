@@ -4,6 +4,8 @@ import { useT } from '../i18n.ts';
 import { hrefTo, navigate } from '../router.ts';
 import { tokenStore, useSession } from '../session.ts';
 import { ErrorNote } from '../ui/notice.tsx';
+import { Link } from '../ui/link.tsx';
+import { CaptchaView, useCaptcha } from '../account/captcha.tsx';
 import type { RouteProps } from '../router.ts';
 
 /** Only a path of this site: `next` comes from the URL and must not lead elsewhere. */
@@ -19,6 +21,9 @@ export function SignIn({ query }: RouteProps) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // After failed attempts the server demands the slider puzzle (spec 5.10); a wrong answer gets a new one.
+  const captcha = useCaptcha();
+  const [wrongCaptcha, setWrongCaptcha] = useState(false);
 
   if (session) {
     return (
@@ -35,13 +40,21 @@ export function SignIn({ query }: RouteProps) {
     e.preventDefault();
     setBusy(true);
     setError(null);
+    const answer = await captcha.pair();
     const { data, error: failed } = await api.POST('/v1/auth/login', {
-      body: { email, password },
+      body: { email, password, ...answer },
       headers: { 'Idempotency-Key': crypto.randomUUID() },
     });
     setBusy(false);
     if (!data) {
       const code = errorCode(failed);
+      if (code === 'captcha_required') {
+        setWrongCaptcha(Boolean(captcha.challenge));
+        await captcha.load();
+        return;
+      }
+      // A puzzle is answered once, right or wrong: the next attempt needs a new one when demanded.
+      if (captcha.challenge) await captcha.load();
       setError(code === 'unauthorized' ? 'invalid_credentials' : code);
       return;
     }
@@ -75,7 +88,8 @@ export function SignIn({ query }: RouteProps) {
             onInput={(e) => setPassword(e.currentTarget.value)}
           />
         </label>
-        <ErrorNote code={error === 'invalid_credentials' ? null : error} />
+        <CaptchaView captcha={captcha} retried={wrongCaptcha} />
+        <ErrorNote code={captcha.error ?? (error === 'invalid_credentials' ? null : error)} />
         {error === 'invalid_credentials' && (
           <p class="error" role="alert">
             {t('web.sign_in.invalid')}
@@ -85,6 +99,12 @@ export function SignIn({ query }: RouteProps) {
           {t('nav.sign_in')}
         </button>
       </form>
+      <p>
+        <Link href={hrefTo('/account/reset-password')}>{t('auth.forgot_password')}</Link>
+      </p>
+      <p>
+        <Link href={hrefTo('/account/sign-up')}>{t('account.signup.title')}</Link>
+      </p>
     </section>
   );
 }
