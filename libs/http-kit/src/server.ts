@@ -5,7 +5,6 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import { redisSettled, type Runtime } from '@guest/runtime';
 import { AppError } from './errors/app-error.ts';
@@ -26,6 +25,7 @@ import { trackRoutes } from './method-not-allowed.ts';
 import { loggerOptions } from './log.ts';
 import { clientErrorHandler } from './client-error.ts';
 import { registerInputScreen, strictValidatorCompiler } from './input-screen.ts';
+import { precompiledSerializerCompiler } from './serializer.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -104,7 +104,7 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
   });
   logger = () => app.log;
   app.setValidatorCompiler(strictValidatorCompiler as never);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(precompiledSerializerCompiler as never);
 
   app.decorate('runtime', runtime);
   app.decorate('cursors', createCursorCodec(config.CURSOR_SECRET));
