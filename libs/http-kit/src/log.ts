@@ -1,5 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
-import type { DestinationStream } from 'pino';
+import { destination, type DestinationStream } from 'pino';
 
 /**
  * Own fields of an error that can hold request data: the parameters and text of a failed query
@@ -121,6 +121,8 @@ export function loggerOptions(level: string, stream?: DestinationStream): NonNul
       err: safeErrorSerializer as never,
       error: safeErrorSerializer as never,
     },
-    ...(stream ? { stream } : {}),
+    // Without a stream given: stdout, written asynchronously (lines that come while a write is
+    // under way go out together in the next one), flushed when the process exits.
+    stream: stream ?? destination({ dest: 1, sync: false }),
   };
 }

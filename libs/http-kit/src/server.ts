@@ -1,4 +1,5 @@
 import Fastify, {
+  LogController,
   type FastifyInstance,
   type FastifyPluginAsync,
   type FastifyReply,
@@ -83,6 +84,7 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
       : (opts.logger ?? loggerOptions(config.LOG_LEVEL)),
     genReqId: genRequestId,
     requestIdHeader: false,
+    logController: new AccessLogController(),
     bodyLimit: config.BODY_LIMIT_BYTES,
     // DESIGN.md section 6: a hop count or the proxies' addresses, never "trust every hop" (config
     // refuses `true`); the client is the first untrusted hop from the right of X-Forwarded-For.
@@ -204,6 +206,21 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
   registerOperatorEndpoints(app, runtime, app.metrics);
   for (const a of opts.apps) await app.register(a.plugin, { ...a.options });
   return app;
+}
+
+/**
+ * One access line per request, written when it is answered (the request, status and time),
+ * instead of Fastify's two (`incoming request`, then `request completed`): under load the two
+ * lines took about a fifth of the read API's CPU (`npm run bench:compare -- --cpu-prof`).
+ */
+class AccessLogController extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error)
+      reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
 }
 
 /** The one place an error becomes a response: the envelope, its status and headers, a log line. */
