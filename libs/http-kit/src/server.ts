@@ -111,6 +111,7 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
   app.decorate('runtime', runtime);
   app.decorate('cursors', createCursorCodec(config.CURSOR_SECRET));
   app.decorate('rateLimiter', new RateLimiter(runtime.redis));
+  app.addHook('onClose', async () => app.rateLimiter.close());
   app.decorateRequest('lang', 'en');
   app.decorateRequest('actorId', null);
   app.decorateRequest('rateLimits', null as unknown as AppliedLimit[]);
@@ -241,7 +242,7 @@ async function limit(
 ): Promise<void> {
   let result;
   try {
-    result = await appliedLimits.run(req.rateLimits, () => app.rateLimiter.hit(bucket, id, perMinute, 60));
+    result = await appliedLimits.run(req.rateLimits, () => app.rateLimiter.hitBatched(bucket, id, perMinute, 60));
   } catch (err) {
     req.log.warn({ err }, 'rate limiter unavailable; request let through');
     return;
