@@ -4,7 +4,7 @@ import { repoRoot, type Config } from '@guest/config';
 import type { Database } from '@guest/db';
 import type { CursorCodec } from '@guest/http-kit';
 import type { Clock } from '@guest/runtime';
-import type { SearchEngine } from '@guest/search-engine';
+import { createResultCache, type ResultCache, type SearchEngine } from '@guest/search-engine';
 import { createAmenitiesService, type AmenitiesService } from './amenities/service.ts';
 import { createCategoriesService, type CategoriesService } from './categories/service.ts';
 import { createClientConfigService, type ClientConfigService } from './config/service.ts';
@@ -45,6 +45,8 @@ export interface ReadServices {
   i18n: I18nService;
   /** The map provider behind `/v1/map/*`. */
   map: MapUpstream;
+  /** Engine answers of the search routes, shared for a short while (hit rate and staleness for `/metrics`). */
+  searchCache: ResultCache;
   /** Lets go of what the services hold open (the map provider's connection pool). */
   close(): Promise<void>;
 }
@@ -72,8 +74,14 @@ export function createReadServices(deps: ReadServiceDeps): ReadServices {
   const fx = createFxService({ db });
   const currencies = createCurrenciesService({ db });
   const clientConfig = createClientConfigService({ config, db, currencies });
+  const searchCache = createResultCache(engine, {
+    ttlMs: config.SEARCH_CACHE_TTL_MS,
+    maxEntries: config.SEARCH_CACHE_MAX_ENTRIES,
+    pollMs: config.SEARCH_CACHE_GENERATION_POLL_MS,
+    indices: [indices.listings, indices.places],
+  });
   return {
-    search: createSearchService({ engine, indices, fx, cursors, config, database }),
+    search: createSearchService({ engine, cache: searchCache, indices, fx, cursors, config, database }),
     events: createEventsService({ engine, index: indices.events, cursors, clock, config }),
     places: createPlacesService({ engine, indices, clock }),
     categories: createCategoriesService({ db, engine, indices, cacheTtlS }),
@@ -84,6 +92,10 @@ export function createReadServices(deps: ReadServiceDeps): ReadServices {
     nodes: createNodesService({ db }),
     i18n,
     map,
-    close: () => map.close(),
+    searchCache,
+    close: async () => {
+      searchCache.close();
+      await map.close();
+    },
   };
 }

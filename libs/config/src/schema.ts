@@ -357,6 +357,21 @@ export const envSchema = z.object({
   PLACES_POPULAR_LIMIT: int(20, 1, 200),
   /** In-memory cache of small reference lists read from Postgres (categories, amenities); 0 = off. */
   REFERENCE_LIST_CACHE_TTL_S: int(60, 0, 86_400),
+
+  // Result cache of the search routes (map, count, price range, suggest, first feed pages).
+  /**
+   * Longest life of a cached engine answer, in ms; 0 = no cache. Answers also end as soon as the
+   * index generation changes (a refresh made a change visible), whatever their age.
+   */
+  SEARCH_CACHE_TTL_MS: int(30_000, 0, 600_000),
+  /** Engine answers the cache holds at most (the oldest go first). */
+  SEARCH_CACHE_MAX_ENTRIES: int(5000, 1, 1_000_000),
+  /**
+   * How often the index generation is read from the engine, in ms. A cached answer is served
+   * only while the last reading is younger than this plus 150 ms, so no answer outlives the
+   * refresh that changed it by more than that (250 ms at the default).
+   */
+  SEARCH_CACHE_GENERATION_POLL_MS: int(100, 10, 1000),
 });
 
 export type Env = z.infer<typeof envSchema>;
