@@ -42,6 +42,8 @@ const durationS = Number(argValue('duration', '10'));
 const connections = argValue('connections', '1,32').split(',').map(Number);
 const only = argValue('only', '');
 const cpuProf = process.argv.includes('--cpu-prof');
+const withMix = !process.argv.includes('--no-mix');
+const mixUnique = Number(argValue('mix-unique', '1500'));
 const outDir = path.join(repoRoot, '.data/bench');
 
 const base = loadConfigOrExit();
@@ -58,6 +60,18 @@ interface Captured {
   method: string;
   path: string;
   body: string;
+}
+
+/** One API path of the mix and the engine requests it made when captured. */
+interface MixItem {
+  path: string;
+  engine?: Captured[];
+}
+
+/** Repeated views (80 % of requests) and views asked once (20 %). */
+interface Mix {
+  views: MixItem[];
+  unique: MixItem[];
 }
 
 interface Scenario {
@@ -78,8 +92,9 @@ async function main(): Promise<void> {
   await ensureLoaded();
 
   const proxy = await startCaptureProxy();
-  let child = await startApi(`http://127.0.0.1:${proxy.port}`, false);
+  let child = await startApi(`http://127.0.0.1:${proxy.port}`, false, false);
   let scenarios: Scenario[];
+  let mix: Mix | null = null;
   try {
     scenarios = await buildScenarios();
     for (const s of scenarios) {
@@ -91,12 +106,22 @@ async function main(): Promise<void> {
       }
       proxy.recording = null;
     }
+    if (withMix) {
+      mix = buildMix();
+      for (const item of [...mix.views, ...mix.unique]) {
+        proxy.recording = [];
+        await getJson(api, item.path);
+        item.engine = proxy.recording;
+      }
+      proxy.recording = null;
+    }
   } finally {
     await stopApi(child);
     proxy.server.close();
   }
 
-  child = await startApi(engineUrl, cpuProf);
+  child = await startApi(engineUrl, cpuProf, false);
+  let rssMb = 0;
   const rows: Array<Record<string, unknown>> = [];
   const raw: Array<{ scenario: string; api: Measured; engine: Measured; perApiRequest: number }> = [];
   try {
@@ -140,21 +165,29 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    const rssMb = apiRssMb(child);
+    rssMb = apiRssMb(child);
     await stopApi(child);
-    if (rows.length) {
-      const stats = await indexStats();
-      console.log(
-        `\n${config.SEARCH_ENGINE} ${engineUrl}, ${listings} listings, ${events} events (index ${prefix}-*, database ${dbName}), ` +
-          `${durationS}s per run; API resident memory at the end: ${rssMb} MB; ` +
-          `index size: listings ${stats.listings} MB, places ${stats.places} MB, events ${stats.events} MB`,
-      );
-      printTable(rows);
-      const file = path.join(outDir, `compare-${config.SEARCH_ENGINE}-${listings}.json`);
-      const captured = scenarios.map((s) => ({ scenario: s.name, paths: s.paths, engine: s.engine }));
-      fs.writeFileSync(file, JSON.stringify({ listings, events, rssMb, index: stats, rows, raw, captured }, null, 2));
-      console.log(`\nraw figures: ${path.relative(repoRoot, file)}`);
+  }
+  if (mix) {
+    child = await startApi(engineUrl, false, true);
+    try {
+      await measureMix(mix, rows, raw);
+    } finally {
+      await stopApi(child);
     }
+  }
+  if (rows.length) {
+    const stats = await indexStats();
+    console.log(
+      `\n${config.SEARCH_ENGINE} ${engineUrl}, ${listings} listings, ${events} events (index ${prefix}-*, database ${dbName}), ` +
+        `${durationS}s per run; API resident memory at the end: ${rssMb} MB; ` +
+        `index size: listings ${stats.listings} MB, places ${stats.places} MB, events ${stats.events} MB`,
+    );
+    printTable(rows);
+    const file = path.join(outDir, `compare-${config.SEARCH_ENGINE}-${listings}.json`);
+    const captured = scenarios.map((s) => ({ scenario: s.name, paths: s.paths, engine: s.engine }));
+    fs.writeFileSync(file, JSON.stringify({ listings, events, rssMb, index: stats, rows, raw, captured }, null, 2));
+    console.log(`\nraw figures: ${path.relative(repoRoot, file)}`);
   }
   if (rows.some((r) => Number(r.errors) > 0)) {
     console.error('\nsome runs had errors or answers outside 2xx (column errors): not a clean measurement.');
@@ -230,7 +263,7 @@ async function startCaptureProxy(): Promise<{ server: http.Server; port: number;
 }
 
 /** The read API alone, as `apps/read-api/src/main.ts` runs it, on PORT, with the bench's data. */
-async function startApi(searchUrl: string, profile: boolean): Promise<ChildProcess> {
+async function startApi(searchUrl: string, profile: boolean, cache: boolean): Promise<ChildProcess> {
   const log = fs.openSync(path.join(outDir, 'compare-api.log'), 'a');
   const args = [
     ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(outDir, 'prof')}`] : []),
@@ -250,6 +283,9 @@ async function startApi(searchUrl: string, profile: boolean): Promise<ChildProce
       PORT: String(apiPort),
       // Every request of a benchmark comes from one address: the limit is counted, never reached.
       RATE_LIMIT_ADDRESS_PER_MIN: '1000000000',
+      // The scenarios repeat a few paths: with the result cache they would time the cache. It is
+      // on only for the mix of repeated views, which is what it is for.
+      ...(cache ? {} : { SEARCH_CACHE_TTL_MS: '0' }),
     },
   });
   fs.closeSync(log);
@@ -355,4 +391,135 @@ async function buildScenarios(): Promise<Scenario[]> {
     { name: 'upcoming', paths: upcoming.paths },
   ];
   return only ? all.filter((s) => only.split(',').some((o) => s.name.includes(o))) : all;
+}
+
+/**
+ * Many guests open the same start views: 80 % of requests go to 20 views (map at several
+ * zooms, counts, price ranges, suggest, first feed pages), 20 % are views asked once (a count
+ * with an odd price limit, a map box moved a little). Each side takes the next request of one
+ * shared sequence, so a view asked once is asked once in the whole run (until the pool of
+ * `--mix-unique` is used up).
+ */
+function buildMix(): Mix {
+  const box = (zoom: number, dLon = 0) => {
+    const w = (360 / 2 ** zoom) * 4;
+    const h = w * 0.6;
+    const lat = 7.9;
+    const lon = 98.34 + dLon;
+    return `${(lon - w / 2).toFixed(5)},${(lat - h / 2).toFixed(5)},${(lon + w / 2).toFixed(5)},${(lat + h / 2).toFixed(5)}`;
+  };
+  const views = [
+    ...[5, 10, 12, 15].map((z) => `/v1/search/map?zoom=${z}&bbox=${box(z)}`),
+    ...[10, 12].map((z) => `/v1/search/map?zoom=${z}&bbox=${box(z)}&kind=stay`),
+    '/v1/search/count',
+    '/v1/search/count?kind=stay',
+    '/v1/search/count?kind=food',
+    '/v1/search/count?kind=experience',
+    '/v1/search/price-range',
+    '/v1/search/price-range?kind=stay',
+    '/v1/search/suggest?q=Ka',
+    '/v1/search/suggest?q=Kata',
+    '/v1/search/suggest?q=phu',
+    '/v1/search/listings',
+    '/v1/search/listings?kind=stay',
+    '/v1/search/listings?sort=price_asc',
+    '/v1/search/listings?kind=food',
+    '/v1/search/listings?q=villa',
+  ].map((path) => ({ path }));
+  const unique: MixItem[] = [];
+  for (let i = 0; i < mixUnique; i++) {
+    unique.push({
+      path:
+        i % 2
+          ? `/v1/search/count?kind=stay&price_max=${100_000 + i * 37}`
+          : `/v1/search/map?zoom=13&bbox=${box(13, (i - mixUnique / 2) * 0.0007)}`,
+    });
+  }
+  return { views, unique };
+}
+
+/** The mix at 32 connections: the API with its result cache, then the engine alone. */
+async function measureMix(
+  mix: Mix,
+  rows: Array<Record<string, unknown>>,
+  raw: Array<{ scenario: string; api: Measured; engine: Measured; perApiRequest: number }>,
+): Promise<void> {
+  // One sequence: four of five requests a repeated view (in a fixed pseudo-random order), the
+  // fifth the next view of the unique pool.
+  const sequence = (): (() => MixItem) => {
+    let n = 0;
+    let u = 0;
+    let seed = 12345;
+    return () => {
+      if (++n % 5 === 0) return mix.unique[u++ % mix.unique.length]!;
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return mix.views[seed % mix.views.length]!;
+    };
+  };
+  const apiNext = sequence();
+  const engineItems = sequence();
+  let queue: Captured[] = [];
+  let apiCount = 0;
+  let engineCount = 0;
+  const nextEngine = () => {
+    while (!queue.length) {
+      queue = [...(engineItems().engine ?? [])];
+      apiCount++;
+    }
+    engineCount++;
+    return queue.shift()!;
+  };
+  const c = 32;
+  const apiRun = await measureDetailed({
+    name: 'mix 80/20',
+    url: api,
+    connections: c,
+    durationS,
+    requests: [
+      {
+        setupRequest: (req: Record<string, unknown>) => ({ ...req, method: 'GET', path: apiNext().path }),
+      } as never,
+    ],
+  });
+  const engineRun = await measureDetailed({
+    name: 'mix 80/20',
+    url: engineUrl,
+    connections: c,
+    durationS,
+    requests: [
+      {
+        setupRequest: (req: Record<string, unknown>) => {
+          const r = nextEngine();
+          return {
+            ...req,
+            method: r.method,
+            path: r.path,
+            headers: { 'content-type': 'application/json' },
+            body: r.body,
+          };
+        },
+      } as never,
+    ],
+  });
+  const a = apiRun.measured;
+  const e = engineRun.measured;
+  const perApiRequest = apiCount ? engineCount / apiCount : 1;
+  const eRps = e.rps / perApiRequest;
+  raw.push({ scenario: 'mix 80/20 (cache on)', api: a, engine: e, perApiRequest });
+  rows.push({
+    scenario: 'mix 80/20 cached',
+    conns: c,
+    'eng/api': perApiRequest.toFixed(2),
+    'api req/s': a.rps,
+    'eng req/s': Math.round(eRps),
+    'ratio req/s': (a.rps / eRps).toFixed(2),
+    'api p50': a.p50_ms,
+    'eng p50': round1(e.p50_ms * perApiRequest),
+    'p50 +ms': round1(a.p50_ms - e.p50_ms * perApiRequest),
+    'api p99': a.p99_ms,
+    'eng p99': round1(e.p99_ms * perApiRequest),
+    'ratio p99': (a.p99_ms / Math.max(e.p99_ms * perApiRequest, 0.1)).toFixed(2),
+    'api cpu ms/req': '',
+    errors: a.errors + e.errors + a.non2xx + e.non2xx,
+  });
 }
