@@ -236,6 +236,8 @@ export const envSchema = z.object({
   INDEXER_RETRY_MAX_MS: int(300_000, 0, 86_400_000),
   INDEXER_MAX_ATTEMPTS: int(8, 1, 100),
   INDEXER_REINDEX_BULK_DOCS: int(1000, 1, 20_000),
+  /** `_bulk` requests a full reindex keeps in flight at once (the engine answers 429 when it is full: retried). */
+  INDEXER_REINDEX_CONCURRENCY: int(2, 1, 16),
   INDEXER_STATS_LOG_MS: int(30_000, 1000, 3_600_000),
   INDEXER_OLD_INDEX_GRACE_MS: int(2000, 0, 600_000),
   EVENTS_HORIZON_DAYS: int(180, 1, 730),
