@@ -395,8 +395,8 @@ async function buildScenarios(): Promise<Scenario[]> {
 
 /**
  * Many guests open the same start views: 80 % of requests go to 20 views (map at several
- * zooms, counts, price ranges, suggest, first feed pages), 20 % are views asked once (a count
- * with an odd price limit, a map box moved a little). Each side takes the next request of one
+ * zooms, counts, price ranges, suggest, first feed pages), 20 % are views asked once, of the
+ * same kinds. Each side takes the next request of one
  * shared sequence, so a view asked once is asked once in the whole run (until the pool of
  * `--mix-unique` is used up).
  */
@@ -426,14 +426,20 @@ function buildMix(): Mix {
     '/v1/search/listings?kind=food',
     '/v1/search/listings?q=villa',
   ].map((path) => ({ path }));
+  // Views asked once: the same kinds of request as the repeated ones (a map moved a little, a
+  // count, feed and suggest with a limit or word of their own), so both halves cost the engine alike.
   const unique: MixItem[] = [];
   for (let i = 0; i < mixUnique; i++) {
-    unique.push({
-      path:
-        i % 2
-          ? `/v1/search/count?kind=stay&price_max=${100_000 + i * 37}`
-          : `/v1/search/map?zoom=13&bbox=${box(13, (i - mixUnique / 2) * 0.0007)}`,
-    });
+    const shift = (i - mixUnique / 2) * 0.0007;
+    const price = 100_000 + i * 37;
+    const paths = [
+      `/v1/search/map?zoom=10&bbox=${box(10, shift * 8)}`,
+      `/v1/search/count?kind=stay&price_max=${price}`,
+      `/v1/search/listings?price_max=${price}`,
+      `/v1/search/suggest?q=${encodeURIComponent(`villa ${i}`)}`,
+      `/v1/search/map?zoom=15&bbox=${box(15, shift / 8)}`,
+    ];
+    unique.push({ path: paths[i % paths.length]! });
   }
   return { views, unique };
 }
