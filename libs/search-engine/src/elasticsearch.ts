@@ -1,5 +1,5 @@
 import { Client, errors } from '@elastic/elasticsearch';
-import { deleteByScan, SEARCH_FILTER_PATH, searchResult } from './portable.ts';
+import { deleteByScan, GENERATION_FILTER_PATH, generationOf, SEARCH_FILTER_PATH, searchResult } from './portable.ts';
 import type { BulkResult, Dsl, HealthStatus, ScanHit, SearchEngine } from './types.ts';
 
 /**
@@ -79,6 +79,14 @@ export function createElasticsearchEngine(url: string, opts: { requestTimeoutMs?
     },
     async putIndexSettings(index, settings) {
       await client.indices.putSettings({ index, settings } as never);
+    },
+    async indexGeneration(index) {
+      const res = await client.indices.stats({
+        index,
+        metric: ['refresh', 'docs'],
+        filter_path: GENERATION_FILTER_PATH,
+      } as never);
+      return generationOf(res);
     },
     async getMappingMeta(index) {
       const byIndex = await client.indices.getMapping({ index });

@@ -1,5 +1,5 @@
 import { Client } from '@opensearch-project/opensearch';
-import { deleteByScan, SEARCH_FILTER_PATH, searchResult } from './portable.ts';
+import { deleteByScan, GENERATION_FILTER_PATH, generationOf, SEARCH_FILTER_PATH, searchResult } from './portable.ts';
 import type { BulkResult, Dsl, HealthStatus, ScanHit, SearchEngine } from './types.ts';
 
 /** The OpenSearch adapter, on `@opensearch-project/opensearch` (responses under `.body`). */
@@ -75,6 +75,14 @@ export function createOpenSearchEngine(url: string, opts: { requestTimeoutMs?: n
     },
     async putIndexSettings(index, settings) {
       await client.indices.putSettings({ index, body: settings } as never);
+    },
+    async indexGeneration(index) {
+      const res = await client.indices.stats({
+        index,
+        metric: ['refresh', 'docs'],
+        filter_path: GENERATION_FILTER_PATH,
+      } as never);
+      return generationOf(res.body);
     },
     async getMappingMeta(index) {
       const res = await client.indices.getMapping({ index });

@@ -50,14 +50,14 @@ interface Entry {
  * Engine answers kept for a short while and shared, keyed by the request (operation, index and
  * the body, which the builders make from the normalized parameters) and the index generation.
  *
- * The generation is read from the engine itself every `pollMs`: per concrete index behind
- * `indices`, its document count and highest `version` (a size-0 search the engine answers from
- * its request cache until the next refresh). Every write the indexer makes carries a higher
- * version than any before it and a delete lowers the count, so the generation changes with the
- * first refresh that makes a change visible, and a rebuilt index has other concrete names. A
- * new generation drops every entry. Answers are served from the cache only while the last
- * reading is younger than `pollMs` + 150 ms: no answer outlives the refresh that changed it by
- * more than that, and while the engine cannot be read every call goes to it.
+ * The generation is read from the engine itself every `pollMs` (`indexGeneration`: per
+ * concrete index behind `indices`, the refreshes that changed what searches see and the
+ * document count, from index statistics, which the engine answers outside its search queue).
+ * It changes with the refresh that makes a change visible, and a rebuilt index has other
+ * concrete names; a new generation drops every entry. Answers are served from the cache only
+ * while the last reading was asked for less than `pollMs` + 150 ms ago: no answer outlives the
+ * refresh that changed it by more than that, and while the engine cannot be read every call
+ * goes to it.
  *
  * Identical calls made while one is under way wait for it (coalescing): N guests opening the
  * same view at once cost one engine call. Answers are shared objects: callers must not change
@@ -74,29 +74,16 @@ export function createResultCache(engine: SearchEngine, opts: ResultCacheOptions
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
 
-  const generationBody: Dsl = {
-    size: 0,
-    track_total_hits: false,
-    aggs: { by_index: { terms: { field: '_index', size: 100 }, aggs: { v: { max: { field: 'version' } } } } },
-  };
-
   async function readGeneration(): Promise<void> {
+    // A reading describes the index as it was when it was asked for, at the latest.
+    const asked = now();
     try {
-      const res = await engine.search(opts.indices.join(','), generationBody, { request_cache: true });
-      const buckets = (res.aggregations?.by_index?.buckets ?? []) as Array<{
-        key: string;
-        doc_count: number;
-        v: { value: number | null };
-      }>;
-      const next = buckets
-        .map((b) => `${b.key}:${b.doc_count}:${b.v.value ?? ''}`)
-        .sort()
-        .join(',');
+      const next = await engine.indexGeneration(opts.indices.join(','));
       if (next !== generation) {
         generation = next;
         entries.clear();
       }
-      readAt = now();
+      readAt = asked;
     } catch {
       // Not current any more: calls bypass the cache until a reading succeeds.
     }
