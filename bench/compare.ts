@@ -172,6 +172,13 @@ async function main(): Promise<void> {
     child = await startApi(engineUrl, false, true);
     try {
       await measureMix(mix, rows, raw);
+      // How the cache served the mix: hits, misses, coalesced, bypassed (generation not current).
+      const metrics = await (await fetch(`${api}/metrics`)).text();
+      const outcomes = metrics
+        .split('\n')
+        .filter((l) => l.startsWith('search_cache_requests_total{'))
+        .map((l) => l.replace(/^search_cache_requests_total\{outcome="(\w+)"\} /, '$1 '));
+      console.log(`result cache during the mix: ${outcomes.join(', ')}`);
     } finally {
       await stopApi(child);
     }
