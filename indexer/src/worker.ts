@@ -8,7 +8,7 @@ import {
   SIGNAL_LOCK_SQL,
 } from './outbox/signal.ts';
 import pg from 'pg';
-import { indexerStats } from '@guest/catalog';
+import { aliasName, INDEX_KINDS, indexerStats } from '@guest/catalog';
 import { ensureIndices, staleIndexKinds } from './engine/aliases.ts';
 import { reindexAll } from './reindex.ts';
 import { applyDeps, drainOptions, type Logger } from './deps.ts';
@@ -57,8 +57,14 @@ export async function startOutboxWorker(rt: Runtime, log: Logger): Promise<Outbo
   }, rt.config.INDEXER_STATS_LOG_MS);
   statsTimer.unref();
 
+  const aliases = INDEX_KINDS.map((kind) => aliasName(rt.config.INDEX_PREFIX, kind));
   const pass = async (): Promise<DrainResult> => {
     const r = await drainOnce(rt.database, deps, opts);
+    if (r.documents && rt.config.INDEXER_REFRESH_AFTER_BATCH) {
+      // Visible now rather than at the next scheduled refresh; a failed refresh only delays
+      // visibility until that one.
+      await rt.search.refresh(aliases.join(',')).catch((err) => log.warn({ err }, 'refresh after a batch failed'));
+    }
     totals.applied += r.applied;
     totals.failed += r.failed;
     totals.dead += r.dead;

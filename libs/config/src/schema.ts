@@ -236,6 +236,12 @@ export const envSchema = z.object({
   INDEXER_RETRY_MAX_MS: int(300_000, 0, 86_400_000),
   INDEXER_MAX_ATTEMPTS: int(8, 1, 100),
   INDEXER_REINDEX_BULK_DOCS: int(1000, 1, 20_000),
+  /**
+   * The worker refreshes the indices it wrote to after each batch of changes, so a change is
+   * visible as soon as it is applied instead of at the next scheduled refresh (up to the 1 s
+   * refresh interval later). One refresh per batch, not per change.
+   */
+  INDEXER_REFRESH_AFTER_BATCH: bool.default(true),
   /** `_bulk` requests a full reindex keeps in flight at once (the engine answers 429 when it is full: retried). */
   INDEXER_REINDEX_CONCURRENCY: int(2, 1, 16),
   INDEXER_STATS_LOG_MS: int(30_000, 1000, 3_600_000),
