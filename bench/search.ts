@@ -90,7 +90,8 @@ async function run(): Promise<void> {
     },
   };
   const services: ReadServices = createReadServices({
-    config,
+    // Every call reaches the engine (and is timed), never the result cache.
+    config: { ...config, SEARCH_CACHE_TTL_MS: 0 },
     database: rt.database,
     engine: recordingEngine,
     clock: rt.clock,

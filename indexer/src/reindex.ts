@@ -1,7 +1,7 @@
 import { INDEX_KINDS } from '@guest/catalog';
 import type { Runtime } from '@guest/runtime';
 import { createConcreteIndices, swapAliases, type IndexSet } from './engine/aliases.ts';
-import { runBulk, type BulkOp } from './engine/bulk.ts';
+import { runBulk, type BulkOp, type BulkOutcome } from './engine/bulk.ts';
 import { loadEventSources, loadListingSources, loadProjectionContext } from './source/load-sources.ts';
 import { projectListing } from './projection/listing-document.ts';
 import { projectPlace } from './projection/place-document.ts';
@@ -11,6 +11,7 @@ import { signalCatalogChanges } from './outbox/signal.ts';
 import { sql } from 'drizzle-orm';
 import { inTransaction } from '@guest/jobs';
 import type { Logger } from './deps.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface ReindexOptions {
   progress?: boolean;
@@ -53,22 +54,43 @@ export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions 
   );
   const totalRows = ctx.places.size + Number(counts!.listings) + Number(counts!.events);
 
-  const next = await createConcreteIndices(rt.search, prefix, rt.config.INDEX_REPLICAS);
+  // Built without replicas (each document written once) and without refreshes (nobody reads
+  // these indices before the swap); both are set to what they should be once filled.
+  const next = await createConcreteIndices(rt.search, prefix, 0);
   log.info({ indices: next, startOutboxId }, 'reindex started');
-  // No refreshes while loading: nobody reads these indices before the swap.
   for (const kind of INDEX_KINDS) await rt.search.putIndexSettings(next[kind], { index: { refresh_interval: '-1' } });
   const bar = progressBar('reindex', { enabled: opts.progress ?? false });
   const documents = { listings: 0, places: 0, events: 0 };
   let rowsDone = 0;
+  // Up to INDEXER_REINDEX_CONCURRENCY `_bulk` requests in flight: the engine indexes one while
+  // the next crosses the wire, and Postgres reads and projection overlap with both.
+  const inFlight = new Set<Promise<void>>();
+  let failure: unknown = null;
+  const send = async (ops: BulkOp[]) => {
+    const out = await bulkWithBackoff(rt, ops);
+    if (out.failed.length) {
+      throw new Error(
+        `reindex: ${out.failed.length} documents refused, first: ${out.failed[0]!.op.id} ${out.failed[0]!.reason}`,
+      );
+    }
+  };
   const write = async (ops: BulkOp[]) => {
     for (let i = 0; i < ops.length; i += chunk) {
-      const out = await runBulk(rt.search, ops.slice(i, i + chunk));
-      if (out.failed.length) {
-        throw new Error(
-          `reindex: ${out.failed.length} documents refused, first: ${out.failed[0]!.op.id} ${out.failed[0]!.reason}`,
-        );
-      }
+      while (inFlight.size >= rt.config.INDEXER_REINDEX_CONCURRENCY) await Promise.race(inFlight);
+      if (failure) throw failure;
+      const p: Promise<void> = send(ops.slice(i, i + chunk)).then(
+        () => void inFlight.delete(p),
+        (err: unknown) => {
+          inFlight.delete(p);
+          failure ??= err;
+        },
+      );
+      inFlight.add(p);
     }
+  };
+  const drained = async () => {
+    await Promise.all(inFlight);
+    if (failure) throw failure;
   };
 
   try {
@@ -119,11 +141,22 @@ export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions 
       bar.tick(rowsDone, totalRows);
     }
 
+    await drained();
+    const replicas = rt.config.INDEX_REPLICAS;
     for (const kind of INDEX_KINDS) {
-      await rt.search.putIndexSettings(next[kind], { index: { refresh_interval: '1s' } });
+      await rt.search.putIndexSettings(next[kind], {
+        index: { refresh_interval: '1s', number_of_replicas: replicas },
+      });
       await rt.search.refresh(next[kind]);
     }
+    if (replicas > 0) {
+      // Readers move to these indices next: their replica copies first, as the old ones had.
+      for (const kind of INDEX_KINDS) {
+        await rt.search.clusterHealth({ index: next[kind], waitForStatus: 'green', timeout: '120s' });
+      }
+    }
   } catch (err) {
+    await Promise.allSettled(inFlight);
     // A failed rebuild leaves the live aliases untouched; only its own indices go.
     for (const kind of INDEX_KINDS) await rt.search.deleteIndex(next[kind]).catch(() => {});
     throw err;
@@ -149,4 +182,39 @@ export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions 
   bar.done(`${total} documents`);
   log.info({ indices: next, removed: old, documents, seconds }, 'reindex finished, aliases swapped');
   return { indices: next, documents, seconds, docsPerSecond: total / seconds };
+}
+
+const BACKOFF_START_MS = 100;
+const BACKOFF_ATTEMPTS = 8;
+
+/**
+ * `_bulk` whose documents the engine turned away for being full (429: its write queue is at
+ * capacity) are sent again after a pause that doubles each time (0.1 s … 12.8 s); a whole
+ * request answered 429 likewise. Other refusals are returned as they are.
+ */
+async function bulkWithBackoff(rt: Runtime, ops: BulkOp[]): Promise<BulkOutcome> {
+  let pending = ops;
+  const total: BulkOutcome = { failed: [], applied: 0, stale: 0 };
+  for (let attempt = 0; ; attempt++) {
+    let out: BulkOutcome;
+    try {
+      out = await runBulk(rt.search, pending);
+    } catch (err) {
+      const status = (err as { meta?: { statusCode?: number } })?.meta?.statusCode;
+      if (status !== 429 || attempt >= BACKOFF_ATTEMPTS) throw err;
+      await sleep(BACKOFF_START_MS * 2 ** attempt);
+      continue;
+    }
+    total.applied += out.applied;
+    total.stale += out.stale;
+    const full = out.failed.filter((f) => f.reason.startsWith('429'));
+    total.failed.push(...out.failed.filter((f) => !f.reason.startsWith('429')));
+    if (!full.length) return total;
+    if (attempt >= BACKOFF_ATTEMPTS) {
+      total.failed.push(...full);
+      return total;
+    }
+    pending = full.map((f) => f.op);
+    await sleep(BACKOFF_START_MS * 2 ** attempt);
+  }
 }

@@ -1,8 +1,14 @@
 import type { Runtime } from '@guest/runtime';
 import { createJobs } from '@guest/jobs';
 import { drainOnce, type DrainResult } from './outbox/drain.ts';
-import { CATALOG_CHANGES_QUEUE, catalogChangesQueueSpec, SIGNAL_LOCK_SQL } from './outbox/signal.ts';
-import { indexerStats } from '@guest/catalog';
+import {
+  CATALOG_CHANGES_CHANNEL,
+  CATALOG_CHANGES_QUEUE,
+  catalogChangesQueueSpec,
+  SIGNAL_LOCK_SQL,
+} from './outbox/signal.ts';
+import pg from 'pg';
+import { aliasName, INDEX_KINDS, indexerStats } from '@guest/catalog';
 import { ensureIndices, staleIndexKinds } from './engine/aliases.ts';
 import { reindexAll } from './reindex.ts';
 import { applyDeps, drainOptions, type Logger } from './deps.ts';
@@ -51,8 +57,14 @@ export async function startOutboxWorker(rt: Runtime, log: Logger): Promise<Outbo
   }, rt.config.INDEXER_STATS_LOG_MS);
   statsTimer.unref();
 
+  const aliases = INDEX_KINDS.map((kind) => aliasName(rt.config.INDEX_PREFIX, kind));
   const pass = async (): Promise<DrainResult> => {
     const r = await drainOnce(rt.database, deps, opts);
+    if (r.documents && rt.config.INDEXER_REFRESH_AFTER_BATCH) {
+      // Visible now rather than at the next scheduled refresh; a failed refresh only delays
+      // visibility until that one.
+      await rt.search.refresh(aliases.join(',')).catch((err) => log.warn({ err }, 'refresh after a batch failed'));
+    }
     totals.applied += r.applied;
     totals.failed += r.failed;
     totals.dead += r.dead;
@@ -99,6 +111,17 @@ export async function startOutboxWorker(rt: Runtime, log: Logger): Promise<Outbo
     },
   );
 
+  let waiting = false;
+  const listener = listenForChanges(rt.config.DATABASE_URL, log, () => {
+    // One drain waiting behind the running one is enough: it sees every row due by then.
+    if (waiting || stopped) return;
+    waiting = true;
+    void chain.then(() => {
+      waiting = false;
+      return drain(false).catch((err) => log.error({ err }, 'outbox drain failed'));
+    });
+  });
+
   return {
     totals,
     async idle() {
@@ -109,9 +132,57 @@ export async function startOutboxWorker(rt: Runtime, log: Logger): Promise<Outbo
       if (stopped) return;
       stopped = true;
       clearInterval(statsTimer);
+      await listener.close();
       // Waits for a job in progress; the drain loop ends after its current batch.
       await jobs.stop();
       await chain;
+    },
+  };
+}
+
+/**
+ * Listens on `catalog_changes` (sent with every "due now" job, see `signalCatalogChanges`) and
+ * calls `onChange` for each notification: a change is picked up when its transaction commits,
+ * not at the next poll of the job queue, which stays as the fallback (and for retries). The
+ * connection is made again after a failure.
+ */
+function listenForChanges(url: string, log: Logger, onChange: () => void): { close(): Promise<void> } {
+  let client: pg.Client | null = null;
+  let closed = false;
+  let timer: NodeJS.Timeout | null = null;
+  const connect = async () => {
+    if (closed) return;
+    const c = new pg.Client({ connectionString: url });
+    client = c;
+    const retry = () => {
+      if (closed || client !== c) return;
+      client = null;
+      c.end().catch(() => {});
+      timer = setTimeout(() => void connect(), 1000);
+      timer.unref();
+    };
+    c.on('error', (err) => {
+      log.warn({ err }, 'catalog change notifications lost; listening again in 1 s');
+      retry();
+    });
+    c.on('end', retry);
+    c.on('notification', onChange);
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${CATALOG_CHANGES_CHANNEL}`);
+    } catch (err) {
+      log.warn({ err }, 'cannot listen for catalog changes; polling the job queue meanwhile');
+      retry();
+    }
+  };
+  void connect();
+  return {
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      const c = client;
+      client = null;
+      await c?.end().catch(() => {});
     },
   };
 }

@@ -59,6 +59,9 @@ export async function createIsolatedEnv(opts: { config?: ConfigOverrides } = {})
       STORAGE_DIR: path.join(dir, 'files'),
       MAILBOX_DIR: path.join(dir, 'mailbox'),
       PORT: 0,
+      // Tests read what they have just indexed at once; the search result cache serves answers up
+      // to 250 ms past the refresh that changed them. Its own tests (search-cache) turn it on.
+      SEARCH_CACHE_TTL_MS: 0,
       ...opts.config,
     },
   );

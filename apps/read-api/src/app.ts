@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppPlugin } from '@guest/http-kit';
 import { createReadServices, type ReadRouteOptions } from './services.ts';
+import { registerCacheMetrics } from './search/cache-metrics.ts';
 import i18n from './routes/v1/i18n.ts';
 import i18nLanguages from './routes/v1/i18n/languages.ts';
 import mapResource from './routes/v1/map/[...path].ts';
@@ -68,6 +69,7 @@ async function readApiPlugin(app: FastifyInstance): Promise<void> {
   const { config, database, search, clock } = app.runtime;
   const services = createReadServices({ config, database, engine: search, clock, cursors: app.cursors });
   app.addHook('onClose', () => services.close());
+  registerCacheMetrics(app.metrics, services.searchCache);
   const opts: ReadRouteOptions = { services, config };
   for (const route of ROUTES) await app.register(route, opts);
 }

@@ -4,7 +4,7 @@ import { repoRoot, type Config } from '@guest/config';
 import type { Database } from '@guest/db';
 import type { CursorCodec } from '@guest/http-kit';
 import type { Clock } from '@guest/runtime';
-import type { SearchEngine } from '@guest/search-engine';
+import { createResultCache, type ResultCache, type SearchEngine } from '@guest/search-engine';
 import { createAmenitiesService, type AmenitiesService } from './amenities/service.ts';
 import { createCategoriesService, type CategoriesService } from './categories/service.ts';
 import { createClientConfigService, type ClientConfigService } from './config/service.ts';
@@ -46,6 +46,8 @@ export interface ReadServices {
   i18n: I18nService;
   /** The map provider behind `/v1/map/*`. */
   map: MapUpstream;
+  /** Engine answers of the search routes, shared for a short while (hit rate and staleness for `/metrics`). */
+  searchCache: ResultCache;
   /** Lets go of what the services hold open (the map provider's connection pool). */
   close(): Promise<void>;
 }
@@ -74,8 +76,14 @@ export function createReadServices(deps: ReadServiceDeps): ReadServices {
   const currencies = createCurrenciesService({ db });
   const clientConfig = createClientConfigService({ config, db, currencies });
   const understanding = createQueryUnderstanding({ engine, placesIndex: indices.places, db, cacheTtlS });
+  const searchCache = createResultCache(engine, {
+    ttlMs: config.SEARCH_CACHE_TTL_MS,
+    maxEntries: config.SEARCH_CACHE_MAX_ENTRIES,
+    pollMs: config.SEARCH_CACHE_GENERATION_POLL_MS,
+    indices: [indices.listings, indices.places],
+  });
   return {
-    search: createSearchService({ engine, indices, fx, cursors, config, database, understanding }),
+    search: createSearchService({ engine, cache: searchCache, indices, fx, cursors, config, database, understanding }),
     events: createEventsService({ engine, index: indices.events, cursors, clock, config, understanding }),
     places: createPlacesService({ engine, indices, clock }),
     categories: createCategoriesService({ db, engine, indices, cacheTtlS }),
@@ -86,6 +94,10 @@ export function createReadServices(deps: ReadServiceDeps): ReadServices {
     nodes: createNodesService({ db }),
     i18n,
     map,
-    close: () => map.close(),
+    searchCache,
+    close: async () => {
+      searchCache.close();
+      await map.close();
+    },
   };
 }

@@ -49,7 +49,13 @@ export async function signalCatalogChanges(db: JobDb, jobsSchema: string, dueAt?
     ? { startAfter: dueAt, singletonKey: `retry:${Math.ceil(dueAt.getTime() / 1000)}` }
     : { singletonKey: DUE_NOW };
   await sendInTransaction(jobsSchema, db, CATALOG_CHANGES_QUEUE, {}, opts);
+  // Delivered at commit to workers listening (`startOutboxWorker`): they drain at once instead of
+  // when their next poll fetches the job (which stays, for workers that do not listen).
+  if (!dueAt) await db.executeSql(`select pg_notify('${CATALOG_CHANGES_CHANNEL}', '')`, []);
 }
+
+/** The Postgres notification channel of "outbox rows are due now". */
+export const CATALOG_CHANGES_CHANNEL = 'catalog_changes';
 
 /** A `JobDb` over anything with pg's `query` (a pool client inside `begin`/`commit`). */
 export const jobDbOf = (client: { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> }): JobDb => ({

@@ -236,6 +236,14 @@ export const envSchema = z.object({
   INDEXER_RETRY_MAX_MS: int(300_000, 0, 86_400_000),
   INDEXER_MAX_ATTEMPTS: int(8, 1, 100),
   INDEXER_REINDEX_BULK_DOCS: int(1000, 1, 20_000),
+  /**
+   * The worker refreshes the indices it wrote to after each batch of changes, so a change is
+   * visible as soon as it is applied instead of at the next scheduled refresh (up to the 1 s
+   * refresh interval later). One refresh per batch, not per change.
+   */
+  INDEXER_REFRESH_AFTER_BATCH: bool.default(true),
+  /** `_bulk` requests a full reindex keeps in flight at once (the engine answers 429 when it is full: retried). */
+  INDEXER_REINDEX_CONCURRENCY: int(2, 1, 16),
   INDEXER_STATS_LOG_MS: int(30_000, 1000, 3_600_000),
   INDEXER_OLD_INDEX_GRACE_MS: int(2000, 0, 600_000),
   EVENTS_HORIZON_DAYS: int(180, 1, 730),
@@ -361,6 +369,21 @@ export const envSchema = z.object({
   PLACES_POPULAR_LIMIT: int(20, 1, 200),
   /** In-memory cache of small reference lists read from Postgres (categories, amenities); 0 = off. */
   REFERENCE_LIST_CACHE_TTL_S: int(60, 0, 86_400),
+
+  // Result cache of the search routes (map, count, price range, suggest, first feed pages).
+  /**
+   * Longest life of a cached engine answer, in ms; 0 = no cache. Answers also end as soon as the
+   * index generation changes (a refresh made a change visible), whatever their age.
+   */
+  SEARCH_CACHE_TTL_MS: int(30_000, 0, 600_000),
+  /** Engine answers the cache holds at most (the oldest go first). */
+  SEARCH_CACHE_MAX_ENTRIES: int(5000, 1, 1_000_000),
+  /**
+   * How often the index generation is read from the engine, in ms. A cached answer is served
+   * only while the last reading is younger than this plus 150 ms, so no answer outlives the
+   * refresh that changed it by more than that (250 ms at the default).
+   */
+  SEARCH_CACHE_GENERATION_POLL_MS: int(100, 10, 1000),
 });
 
 export type Env = z.infer<typeof envSchema>;

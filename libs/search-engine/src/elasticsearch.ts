@@ -1,6 +1,6 @@
 import { Client, errors } from '@elastic/elasticsearch';
-import { deleteByScan } from './portable.ts';
-import type { BulkResult, Dsl, HealthStatus, ScanHit, SearchEngine, SearchResult } from './types.ts';
+import { deleteByScan, GENERATION_FILTER_PATH, generationOf, SEARCH_FILTER_PATH, searchResult } from './portable.ts';
+import type { BulkResult, Dsl, HealthStatus, ScanHit, SearchEngine } from './types.ts';
 
 /**
  * The Elasticsearch 9 adapter, on `@elastic/elasticsearch` 9 (bodies as top-level request fields,
@@ -20,12 +20,11 @@ export function createElasticsearchEngine(url: string, opts: { requestTimeoutMs?
       return { engine: 'elasticsearch', version: String(info.version?.number ?? 'unknown') };
     },
     async search<T>(index: string, body: Dsl, params: Record<string, unknown> = {}) {
-      const b = (await client.search({ index, ...body, ...params } as never)) as any;
-      const total = typeof b.hits.total === 'number' ? b.hits.total : (b.hits.total?.value ?? 0);
-      return { took: b.took, total, hits: b.hits.hits, aggregations: b.aggregations } as SearchResult<T>;
+      const b = await client.search({ index, ...body, filter_path: SEARCH_FILTER_PATH, ...params } as never);
+      return searchResult<T>(b);
     },
     async count(index, body) {
-      const res = await client.count({ index, ...body } as never);
+      const res = await client.count({ index, ...body, filter_path: 'count' } as never);
       return res.count;
     },
     async bulk(operations, opts = {}) {
@@ -80,6 +79,14 @@ export function createElasticsearchEngine(url: string, opts: { requestTimeoutMs?
     },
     async putIndexSettings(index, settings) {
       await client.indices.putSettings({ index, settings } as never);
+    },
+    async indexGeneration(index) {
+      const res = await client.indices.stats({
+        index,
+        metric: ['refresh', 'docs'],
+        filter_path: GENERATION_FILTER_PATH,
+      } as never);
+      return generationOf(res);
     },
     async getMappingMeta(index) {
       const byIndex = await client.indices.getMapping({ index });

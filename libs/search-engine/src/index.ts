@@ -13,3 +13,4 @@ export function createSearchEngine(
   return engine === 'elasticsearch' ? createElasticsearchEngine(url, opts) : createOpenSearchEngine(url, opts);
 }
 export { withCallTiming, type EngineCallObserver } from './timing.ts';
+export { createResultCache, type CachedReads, type ResultCache, type ResultCacheStats } from './result-cache.ts';

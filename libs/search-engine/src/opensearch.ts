@@ -1,6 +1,6 @@
 import { Client } from '@opensearch-project/opensearch';
-import { deleteByScan } from './portable.ts';
-import type { BulkResult, Dsl, HealthStatus, ScanHit, SearchEngine, SearchResult } from './types.ts';
+import { deleteByScan, GENERATION_FILTER_PATH, generationOf, SEARCH_FILTER_PATH, searchResult } from './portable.ts';
+import type { BulkResult, Dsl, HealthStatus, ScanHit, SearchEngine } from './types.ts';
 
 /** The OpenSearch adapter, on `@opensearch-project/opensearch` (responses under `.body`). */
 export function createOpenSearchEngine(url: string, opts: { requestTimeoutMs?: number } = {}): SearchEngine {
@@ -17,13 +17,11 @@ export function createOpenSearchEngine(url: string, opts: { requestTimeoutMs?: n
       return { engine: 'opensearch', version: String((info.body as any)?.version?.number ?? 'unknown') };
     },
     async search<T>(index: string, body: Dsl, params: Record<string, unknown> = {}) {
-      const res = await client.search({ index, body, ...params } as never);
-      const b = res.body as any;
-      const total = typeof b.hits.total === 'number' ? b.hits.total : (b.hits.total?.value ?? 0);
-      return { took: b.took, total, hits: b.hits.hits, aggregations: b.aggregations } as SearchResult<T>;
+      const res = await client.search({ index, body, filter_path: SEARCH_FILTER_PATH, ...params } as never);
+      return searchResult<T>(res.body);
     },
     async count(index, body) {
-      const res = await client.count({ index, body } as never);
+      const res = await client.count({ index, body, filter_path: 'count' } as never);
       return (res.body as { count: number }).count;
     },
     async bulk(operations, opts = {}) {
@@ -77,6 +75,14 @@ export function createOpenSearchEngine(url: string, opts: { requestTimeoutMs?: n
     },
     async putIndexSettings(index, settings) {
       await client.indices.putSettings({ index, body: settings } as never);
+    },
+    async indexGeneration(index) {
+      const res = await client.indices.stats({
+        index,
+        metric: ['refresh', 'docs'],
+        filter_path: GENERATION_FILTER_PATH,
+      } as never);
+      return generationOf(res.body);
     },
     async getMappingMeta(index) {
       const res = await client.indices.getMapping({ index });

@@ -1,4 +1,35 @@
-import type { Dsl, SearchEngine } from './types.ts';
+import type { Dsl, SearchEngine, SearchResult } from './types.ts';
+
+/**
+ * What a search answer is read for (`SearchResult`): the engine leaves out the rest (`_index`,
+ * `_shards`, `timed_out`, `max_score`), so less JSON crosses the wire and is parsed per request.
+ */
+export const SEARCH_FILTER_PATH =
+  'took,hits.total,hits.hits._id,hits.hits._score,hits.hits._source,hits.hits.sort,aggregations';
+
+/** `_stats/refresh,docs` cut to what `indexGeneration` reads. */
+export const GENERATION_FILTER_PATH = 'indices.*.primaries.refresh.external_total,indices.*.primaries.docs.count';
+
+/** `indexGeneration` from the `_stats` answer: `index:refreshes:docs` per concrete index, sorted. */
+export function generationOf(body: unknown): string {
+  const indices = (body as { indices?: Record<string, { primaries?: any }> }).indices ?? {};
+  return Object.entries(indices)
+    .map(([name, s]) => `${name}:${s.primaries?.refresh?.external_total ?? ''}:${s.primaries?.docs?.count ?? ''}`)
+    .sort()
+    .join(',');
+}
+
+/** A search answer (cut down by `SEARCH_FILTER_PATH`: no hits means no `hits.hits`) as a `SearchResult`. */
+export function searchResult<T>(body: unknown): SearchResult<T> {
+  const b = body as {
+    took?: number;
+    hits?: { total?: number | { value?: number }; hits?: unknown[] };
+    aggregations?: unknown;
+  };
+  const t = b.hits?.total;
+  const total = typeof t === 'number' ? t : (t?.value ?? 0);
+  return { took: b.took ?? 0, total, hits: b.hits?.hits ?? [], aggregations: b.aggregations } as SearchResult<T>;
+}
 
 const DELETE_PAGE = 1000;
 

@@ -40,6 +40,13 @@ export interface SearchEngine {
   getAlias(alias: string): Promise<string[]>;
   updateAliases(actions: unknown[]): Promise<void>;
   putIndexSettings(index: string, settings: Record<string, unknown>): Promise<void>;
+  /**
+   * What searches of `index` (names, aliases or patterns, comma-separated) can see, as a string
+   * that changes when a refresh makes a change visible: per concrete index, its searcher
+   * refreshes and document count. Index statistics, answered outside the search queue, so it
+   * stays quick while searches wait.
+   */
+  indexGeneration(index: string): Promise<string>;
   /** The mapping `_meta` of each concrete index `index` (a name, alias or pattern) resolves to. */
   getMappingMeta(index: string): Promise<Record<string, Record<string, unknown>>>;
   /**

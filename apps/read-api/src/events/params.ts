@@ -19,20 +19,37 @@ export const CROWD_VALUES = ['intimate', 'small', 'medium', 'large'] as const;
 export const EVENT_LANG_VALUES = ['ru', 'en', 'th', 'zh-Hans', 'multi', 'any'] as const;
 export const DEFAULT_EVENTS_TIMEZONE = 'Asia/Bangkok';
 
+// Building an Intl.DateTimeFormat costs tens of microseconds and every events request checks its
+// zone: the answers for the few zones in use are kept (bounded, so made-up zones cannot grow it).
+const ZONE_MEMO_MAX = 512;
+const zoneMemo = new Map<string, string | null>();
+
+function resolveZone(tz: string): string | null {
+  const known = zoneMemo.get(tz);
+  if (known !== undefined) return known;
+  let canonical: string | null = null;
+  if (/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(tz)) {
+    try {
+      canonical = new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone;
+    } catch {
+      canonical = null;
+    }
+  }
+  if (zoneMemo.size >= ZONE_MEMO_MAX) zoneMemo.clear();
+  zoneMemo.set(tz, canonical);
+  return canonical;
+}
+
 /** True for a real IANA zone name (`Asia/Bangkok`, `UTC`); offsets such as `+07:00` are refused. */
 export function isIanaZone(tz: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(tz)) return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
+  return resolveZone(tz) !== null;
 }
 
 /** The zone's canonical spelling (`asia/bangkok` → `Asia/Bangkok`). */
 export function canonicalZone(tz: string): string {
-  return new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone;
+  const canonical = resolveZone(tz);
+  if (canonical === null) throw new RangeError(`Invalid time zone: ${tz}`);
+  return canonical;
 }
 
 /** `YYYY-MM-DD` that is a real calendar date (2026-02-30 is refused). */

@@ -12,7 +12,7 @@ import {
   type PlaceDocument,
   type PLACE_LEVELS,
 } from '@guest/catalog';
-import type { SearchEngine } from '@guest/search-engine';
+import type { CachedReads, SearchEngine } from '@guest/search-engine';
 import { nameIn, toListingCard, type CardSource } from './cards.ts';
 import { CLUSTER_MAX_ZOOM, parseClusters, type ClusterBody } from '../geo/clusters.ts';
 import { favoriteIds } from './favorites.ts';
@@ -54,6 +54,12 @@ export interface FxTableSource {
 /** What the search service needs, given by whoever builds it (the app, a bench, a test). */
 export interface SearchServiceDeps {
   engine: SearchEngine;
+  /**
+   * Where the repeatable reads go (map, count, price range, suggest, first feed pages): a result
+   * cache shared for a short while; the engine itself when not given. Later feed pages always go
+   * to the engine.
+   */
+  cache?: CachedReads;
   /** Aliases of the listings and places indices. */
   indices: { listings: string; places: string };
   fx: FxTableSource;
@@ -123,6 +129,7 @@ export type SearchService = ReturnType<typeof createSearchService>;
  */
 export function createSearchService(deps: SearchServiceDeps) {
   const { engine, indices, cursors, config } = deps;
+  const cached: CachedReads = deps.cache ?? engine;
 
   async function queryContext(q: string | undefined): Promise<QueryContext> {
     const [fx, plan] = await Promise.all([deps.fx.table(), deps.understanding.plan(q)]);
@@ -147,7 +154,7 @@ export function createSearchService(deps: SearchServiceDeps) {
   /** The places among `places` that hold listings of `kind`, at any depth (their order kept). */
   async function holdingKind<P extends { id: number }>(places: P[], kind: ListingKind): Promise<P[]> {
     if (!places.length) return places;
-    const res = await engine.search(
+    const res = await cached.search(
       indices.listings,
       buildPlacesWithKindRequest(
         places.map((p) => p.id),
@@ -167,7 +174,8 @@ export function createSearchService(deps: SearchServiceDeps) {
       const fingerprint = requestFingerprint(filters, sort);
       const searchAfter = cursor ? feedPosition(cursor, fingerprint) : undefined;
       const body = buildFeedRequest(filters, await queryContext(filters.q), { sort, limit, searchAfter });
-      const res = await engine.search<CardSource>(indices.listings, body);
+      // A first page is the same for every guest (favorites are added below): shared.
+      const res = await (searchAfter ? engine : cached).search<CardSource>(indices.listings, body);
       const page = res.hits.slice(0, limit);
       const hasMore = res.hits.length > limit;
       const last = page.at(-1);
@@ -194,18 +202,18 @@ export function createSearchService(deps: SearchServiceDeps) {
       const ctx = await queryContext(filters.q);
       const cap = config.MAP_MAX_POINTS;
       if (zoom <= CLUSTER_MAX_ZOOM) {
-        const res = await engine.search(indices.listings, buildClusterRequest(filters, ctx, zoom, cap));
+        const res = await cached.search(indices.listings, buildClusterRequest(filters, ctx, zoom, cap));
         const { clusters, truncated } = parseClusters(res.aggregations, cap);
         return { clusters, points: [], total: res.total, truncated };
       }
-      const res = await engine.search<Pick<ListingDocument, (typeof POINT_SOURCE)[number]>>(
+      const res = await cached.search<Pick<ListingDocument, (typeof POINT_SOURCE)[number]>>(
         indices.listings,
         buildPointsRequest(filters, ctx, cap),
       );
       const truncated = res.total > res.hits.length;
       let docs = res.hits.map((h) => h._source);
       if (truncated) {
-        const sampled = await engine.search(indices.listings, buildSampledPointsRequest(filters, ctx, zoom, cap));
+        const sampled = await cached.search(indices.listings, buildSampledPointsRequest(filters, ctx, zoom, cap));
         docs = samplePoints(sampled.aggregations, docs, cap);
       }
       return { clusters: [], points: docs.map(toMapPoint), total: res.total, truncated };
@@ -213,7 +221,7 @@ export function createSearchService(deps: SearchServiceDeps) {
 
     /** How many listings the filters match, without fetching documents. */
     async count(filters: Filters): Promise<{ count: number }> {
-      return { count: await engine.count(indices.listings, buildCountRequest(filters, await queryContext(filters.q))) };
+      return { count: await cached.count(indices.listings, buildCountRequest(filters, await queryContext(filters.q))) };
     },
 
     /** Lowest and highest price of one kind (or all) and the histogram, in `currency`. */
@@ -224,7 +232,7 @@ export function createSearchService(deps: SearchServiceDeps) {
       if (convertMinor(100, BASE_CURRENCY, currency, fx) === null) {
         throw errors.validation('currency', `No exchange rate is known for ${currency}.`, { reason: 'no_rate' });
       }
-      const statsRes = await engine.search(indices.listings, buildPriceStatsRequest(kind));
+      const statsRes = await cached.search(indices.listings, buildPriceStatsRequest(kind));
       const stats = {
         count: statsRes.total,
         minBase: (statsRes.aggregations?.min?.value as number | null) ?? null,
@@ -232,7 +240,7 @@ export function createSearchService(deps: SearchServiceDeps) {
       };
       let histogram: number[] | null = null;
       if (stats.count && stats.maxBase) {
-        const res = await engine.search(indices.listings, buildHistogramRequest(kind, stats.maxBase));
+        const res = await cached.search(indices.listings, buildHistogramRequest(kind, stats.maxBase));
         histogram = parseHistogram(res.aggregations);
       }
       return priceRangeBody(stats, histogram, currency, fx);
@@ -251,11 +259,11 @@ export function createSearchService(deps: SearchServiceDeps) {
       const wanted = kind ? PLACE_CANDIDATES_WITH_KIND : limit;
       const byPrefix = (await deps.understanding.placesByPrefix(q)).slice(0, wanted);
       const [placesRes, listingsRes] = await Promise.all([
-        engine.search<Pick<PlaceDocument, (typeof PLACE_SUGGEST_SOURCE)[number]>>(
+        cached.search<Pick<PlaceDocument, (typeof PLACE_SUGGEST_SOURCE)[number]>>(
           indices.places,
           buildPlaceSuggestRequest(q, wanted, byPrefix),
         ),
-        engine.search<Pick<ListingDocument, (typeof LISTING_SUGGEST_SOURCE)[number]>>(
+        cached.search<Pick<ListingDocument, (typeof LISTING_SUGGEST_SOURCE)[number]>>(
           indices.listings,
           buildListingSuggestRequest(q, kind, limit),
         ),

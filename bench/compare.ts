@@ -1,0 +1,538 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { aliasName } from '@guest/catalog';
+import { loadConfigOrExit, repoRoot, type Config } from '@guest/config';
+import { ensureDatabaseExists, runMigrations } from '@guest/db';
+import { loadDemoCatalog } from '@guest/indexer';
+import { createRuntime } from '@guest/runtime';
+import { argValue, BenchError, failLoudly, getJson, measureDetailed, printTable, type Measured } from './lib.ts';
+import { eventScenarios } from './lib-events.ts';
+
+/**
+ * `npm run bench:compare -- --listings 100000` — the read API beside the engine it wraps, for
+ * the very same engine requests, in one run:
+ *
+ * 1. Loads the demo catalog of `--listings` listings (and `--events`, default listings / 20)
+ *    into its own database (`<DATABASE_URL's name>_cmp_<N>`) and index prefix
+ *    (`<INDEX_PREFIX>-cmp<N>`), once: a later run with the same N reuses them.
+ * 2. Starts the read API (`apps/read-api/src/main.ts`, a child process on PORT) behind a capture
+ *    proxy to the engine, asks every path of every scenario once and records the engine
+ *    requests each answer cost; then restarts the API talking to the engine directly.
+ * 3. For each scenario and each of `--connections` (default 1,32): the API, then the captured
+ *    engine requests replayed straight against the engine, `--duration` seconds each with
+ *    autocannon, alternating, so both sides see the same machine load.
+ *
+ * Engine figures are per API request: an API request that makes k engine requests (price range:
+ * stats then histogram; suggest: places and listings side by side) is worth k engine requests,
+ * so engine req/s is divided by k and its latencies multiplied by k (the upper bound for
+ * requests made side by side). `api cpu ms/req` is the API process's CPU time over a run divided
+ * by the requests it answered: unlike latencies, it hardly moves with the load other processes
+ * put on the machine. `--only map,count` runs the scenarios whose names contain these words;
+ * `--cpu-prof` writes the API's CPU profile to .data/bench/prof.
+ * Runs on either engine: `SEARCH_ENGINE=elasticsearch SEARCH_URL=http://127.0.0.1:9250`.
+ */
+const listings = Number(argValue('listings', '100000'));
+const events = Number(argValue('events', String(Math.max(500, Math.round(listings / 20)))));
+const durationS = Number(argValue('duration', '10'));
+const connections = argValue('connections', '1,32').split(',').map(Number);
+const only = argValue('only', '');
+const cpuProf = process.argv.includes('--cpu-prof');
+const withMix = !process.argv.includes('--no-mix');
+const mixUnique = Number(argValue('mix-unique', '1500'));
+const outDir = path.join(repoRoot, '.data/bench');
+
+const base = loadConfigOrExit();
+const dbUrl = new URL(base.DATABASE_URL);
+const dbName = `${dbUrl.pathname.slice(1)}_cmp_${listings}`;
+dbUrl.pathname = `/${dbName}`;
+const prefix = `${base.INDEX_PREFIX.replace(/-+$/, '')}-cmp${listings}`;
+const config: Config = { ...base, DATABASE_URL: dbUrl.toString(), INDEX_PREFIX: prefix };
+const engineUrl = config.SEARCH_URL.replace(/\/+$/, '');
+const apiPort = config.PORT;
+const api = `http://127.0.0.1:${apiPort}`;
+
+interface Captured {
+  method: string;
+  path: string;
+  body: string;
+}
+
+/** One API path of the mix and the engine requests it made when captured. */
+interface MixItem {
+  path: string;
+  engine?: Captured[];
+}
+
+/** Repeated views (80 % of requests) and views asked once (20 %). */
+interface Mix {
+  views: MixItem[];
+  unique: MixItem[];
+}
+
+interface Scenario {
+  name: string;
+  paths: string[];
+  /** Filled by the capture: the engine requests of every path, in order. */
+  engine?: Captured[];
+}
+
+try {
+  await main();
+} catch (err) {
+  failLoudly(err);
+}
+
+async function main(): Promise<void> {
+  fs.mkdirSync(outDir, { recursive: true });
+  await ensureLoaded();
+
+  const proxy = await startCaptureProxy();
+  let child = await startApi(`http://127.0.0.1:${proxy.port}`, false, false);
+  let scenarios: Scenario[];
+  let mix: Mix | null = null;
+  try {
+    scenarios = await buildScenarios();
+    for (const s of scenarios) {
+      s.engine = [];
+      for (const p of s.paths) {
+        proxy.recording = [];
+        await getJson(api, p);
+        s.engine.push(...proxy.recording);
+      }
+      proxy.recording = null;
+    }
+    if (withMix) {
+      mix = buildMix();
+      for (const item of [...mix.views, ...mix.unique]) {
+        proxy.recording = [];
+        await getJson(api, item.path);
+        item.engine = proxy.recording;
+      }
+      proxy.recording = null;
+    }
+  } finally {
+    await stopApi(child);
+    proxy.server.close();
+  }
+
+  child = await startApi(engineUrl, cpuProf, false);
+  let rssMb = 0;
+  const rows: Array<Record<string, unknown>> = [];
+  const raw: Array<{ scenario: string; api: Measured; engine: Measured; perApiRequest: number }> = [];
+  try {
+    for (const s of scenarios) {
+      const perApiRequest = s.engine!.length / s.paths.length;
+      const apiRequests = s.paths.map((p) => ({ method: 'GET', path: p }));
+      const engineRequests = s.engine!.map((r) => ({
+        method: r.method,
+        path: r.path,
+        headers: { 'content-type': 'application/json' },
+        ...(r.body ? { body: r.body } : {}),
+      }));
+      // Warm both sides (JIT, engine caches) before anything is timed.
+      await run(`${s.name} warm-up`, api, 8, apiRequests, 1);
+      await run(`${s.name} warm-up`, engineUrl, 8, engineRequests, 1);
+      for (const c of connections) {
+        const cpu0 = cpuMs(child);
+        const a = await run(s.name, api, c, apiRequests, durationS);
+        const cpuPerRequest = a.requests ? (cpuMs(child) - cpu0) / a.requests : 0;
+        const e = await run(s.name, engineUrl, c, engineRequests, durationS);
+        const eRps = e.rps / perApiRequest;
+        const eP50 = e.p50_ms * perApiRequest;
+        const eP99 = e.p99_ms * perApiRequest;
+        raw.push({ scenario: s.name, api: a, engine: e, perApiRequest });
+        rows.push({
+          scenario: s.name,
+          conns: c,
+          'eng/api': perApiRequest.toFixed(2),
+          'api req/s': a.rps,
+          'eng req/s': Math.round(eRps),
+          'ratio req/s': (a.rps / eRps).toFixed(2),
+          'api p50': a.p50_ms,
+          'eng p50': round1(eP50),
+          'p50 +ms': round1(a.p50_ms - eP50),
+          'api p99': a.p99_ms,
+          'eng p99': round1(eP99),
+          'ratio p99': (a.p99_ms / Math.max(eP99, 0.1)).toFixed(2),
+          'api cpu ms/req': cpuPerRequest.toFixed(2),
+          errors: a.errors + e.errors + a.non2xx + e.non2xx,
+        });
+      }
+    }
+  } finally {
+    rssMb = apiRssMb(child);
+    await stopApi(child);
+  }
+  if (mix) {
+    child = await startApi(engineUrl, false, true);
+    try {
+      await measureMix(mix, rows, raw);
+      // How the cache served the mix: hits, misses, coalesced, bypassed (generation not current).
+      const metrics = await (await fetch(`${api}/metrics`)).text();
+      const outcomes = metrics
+        .split('\n')
+        .filter((l) => l.startsWith('search_cache_requests_total{'))
+        .map((l) => l.replace(/^search_cache_requests_total\{outcome="(\w+)"\} /, '$1 '));
+      console.log(`result cache during the mix: ${outcomes.join(', ')}`);
+    } finally {
+      await stopApi(child);
+    }
+  }
+  if (rows.length) {
+    const stats = await indexStats();
+    console.log(
+      `\n${config.SEARCH_ENGINE} ${engineUrl}, ${listings} listings, ${events} events (index ${prefix}-*, database ${dbName}), ` +
+        `${durationS}s per run; API resident memory at the end: ${rssMb} MB; ` +
+        `index size: listings ${stats.listings} MB, places ${stats.places} MB, events ${stats.events} MB`,
+    );
+    printTable(rows);
+    const file = path.join(outDir, `compare-${config.SEARCH_ENGINE}-${listings}.json`);
+    const captured = scenarios.map((s) => ({ scenario: s.name, paths: s.paths, engine: s.engine }));
+    fs.writeFileSync(file, JSON.stringify({ listings, events, rssMb, index: stats, rows, raw, captured }, null, 2));
+    console.log(`\nraw figures: ${path.relative(repoRoot, file)}`);
+  }
+  if (rows.some((r) => Number(r.errors) > 0)) {
+    console.error('\nsome runs had errors or answers outside 2xx (column errors): not a clean measurement.');
+    process.exitCode = 1;
+  }
+}
+
+function round1(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+async function run(
+  name: string,
+  url: string,
+  c: number,
+  requests: Array<{ method?: string; path: string; headers?: Record<string, string>; body?: string }>,
+  seconds: number,
+): Promise<Measured> {
+  const { measured } = await measureDetailed({ name, url, connections: c, durationS: seconds, requests });
+  return measured;
+}
+
+/** The demo catalog of this size in its own database and index prefix, loaded once. */
+async function ensureLoaded(): Promise<void> {
+  await ensureDatabaseExists(config.DATABASE_URL);
+  await runMigrations(config.DATABASE_URL);
+  const rt = createRuntime(config);
+  try {
+    const indexed = await rt.search.count(aliasName(prefix, 'listings'), { query: { match_all: {} } }).catch(() => 0);
+    const { rows } = await rt.database.pool.query<{ n: string }>('select count(*) as n from listings');
+    const stored = Number(rows[0]?.n ?? 0);
+    if (stored >= listings && indexed > 0 && indexed >= stored * 0.9) {
+      console.log(`reusing ${dbName} (${stored} listings) and ${prefix}-* (${indexed} indexed)`);
+      return;
+    }
+    console.log(`loading the demo catalog: ${listings} listings, ${events} events into ${dbName}, ${prefix}-*`);
+    await loadDemoCatalog(rt, { listings, events });
+  } finally {
+    await rt.close();
+  }
+}
+
+/** A pass-through to the engine that records the requests made while `recording` is set. */
+async function startCaptureProxy(): Promise<{ server: http.Server; port: number; recording: Captured[] | null }> {
+  const target = new URL(engineUrl);
+  const agent = new http.Agent({ keepAlive: true });
+  const state = { server: null as unknown as http.Server, port: 0, recording: null as Captured[] | null };
+  state.server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      state.recording?.push({ method: req.method ?? 'GET', path: req.url ?? '/', body: body.toString('utf8') });
+      const headers = { ...req.headers, host: target.host };
+      const up = http.request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent },
+        (upRes) => {
+          res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+          upRes.pipe(res);
+        },
+      );
+      up.on('error', () => {
+        res.writeHead(502);
+        res.end();
+      });
+      up.end(body);
+    });
+  });
+  state.server.listen(0, '127.0.0.1');
+  await once(state.server, 'listening');
+  state.port = (state.server.address() as AddressInfo).port;
+  return state;
+}
+
+/** The read API alone, as `apps/read-api/src/main.ts` runs it, on PORT, with the bench's data. */
+async function startApi(searchUrl: string, profile: boolean, cache: boolean): Promise<ChildProcess> {
+  const log = fs.openSync(path.join(outDir, 'compare-api.log'), 'a');
+  const args = [
+    ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(outDir, 'prof')}`] : []),
+    '--import',
+    'tsx',
+    'apps/read-api/src/main.ts',
+  ];
+  const child = spawn(process.execPath, args, {
+    cwd: repoRoot,
+    stdio: ['ignore', log, log],
+    env: {
+      ...process.env,
+      DATABASE_URL: config.DATABASE_URL,
+      INDEX_PREFIX: prefix,
+      SEARCH_URL: searchUrl,
+      OPENSEARCH_URL: searchUrl,
+      PORT: String(apiPort),
+      // Every request of a benchmark comes from one address: the limit is counted, never reached.
+      RATE_LIMIT_ADDRESS_PER_MIN: '1000000000',
+      // The scenarios repeat a few paths: with the result cache they would time the cache. It is
+      // on only for the mix of repeated views, which is what it is for.
+      ...(cache ? {} : { SEARCH_CACHE_TTL_MS: '0' }),
+    },
+  });
+  fs.closeSync(log);
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null)
+      throw new BenchError(`the read API exited (${child.exitCode}): see .data/bench/compare-api.log`);
+    try {
+      const res = await fetch(`${api}/health`);
+      if (res.status < 500) return child;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  child.kill('SIGTERM');
+  throw new BenchError(`the read API did not answer on ${api} within 60 s: see .data/bench/compare-api.log`);
+}
+
+async function stopApi(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await Promise.race([once(child, 'exit'), sleep(15_000)]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+/** CPU time (user + system) the process has used so far, in ms. */
+function cpuMs(child: ChildProcess): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime (fields 14 and 15 of stat(5)) in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+function apiRssMb(child: ChildProcess): number {
+  try {
+    const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return Math.round(kb / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+async function indexStats(): Promise<Record<'listings' | 'places' | 'events', number>> {
+  const size = async (kind: 'listings' | 'places' | 'events') => {
+    try {
+      const res = await fetch(`${engineUrl}/${aliasName(prefix, kind)}/_stats/store`);
+      const b = (await res.json()) as { _all?: { primaries?: { store?: { size_in_bytes?: number } } } };
+      return round1((b._all?.primaries?.store?.size_in_bytes ?? 0) / 1024 / 1024);
+    } catch {
+      return 0;
+    }
+  };
+  return { listings: await size('listings'), places: await size('places'), events: await size('events') };
+}
+
+async function buildScenarios(): Promise<Scenario[]> {
+  // A screen around Phuket at each zoom (4 x 2.4 tiles).
+  const screen = (zoom: number, lat = 7.9, lon = 98.34) => {
+    const w = (360 / 2 ** zoom) * 4;
+    const h = w * 0.6;
+    return `${(lon - w / 2).toFixed(5)},${(lat - h / 2).toFixed(5)},${(lon + w / 2).toFixed(5)},${(lat + h / 2).toFixed(5)}`;
+  };
+  const filterShapes = [
+    'kind=stay&bedrooms_min=2&amenities=pool',
+    'kind=food&diets=vegan',
+    'kind=experience&rating_min=4.5&sort=rating',
+    `bbox=${screen(11)}&instant_book=true`,
+    'kind=stay&price_max=500000&sort=price_asc',
+    'near=7.8804,98.3923&radius_m=5000&sort=distance',
+  ];
+  const textShapes = ['q=Kata', 'q=villa', 'q=%D0%9F%D1%85%D1%83%D0%BA%D0%B5%D1%82', 'q=massage%20Patong', 'q=diving'];
+  const ev = await eventScenarios(api);
+  const calendar = ev.scenarios.find((s) => s.name.startsWith('calendar'))!;
+  const upcoming = ev.scenarios.find((s) => s.name.startsWith('upcoming ('))!;
+  const all: Scenario[] = [
+    {
+      name: 'feed plain',
+      paths: ['/v1/search/listings', '/v1/search/listings?sort=new', '/v1/search/listings?sort=price_asc'],
+    },
+    { name: 'feed filters', paths: filterShapes.map((s) => `/v1/search/listings?${s}`) },
+    { name: 'feed q', paths: textShapes.map((s) => `/v1/search/listings?${s}`) },
+    { name: 'count', paths: ['', ...filterShapes, ...textShapes.slice(0, 2)].map((s) => `/v1/search/count?${s}`) },
+    ...[5, 10, 15].map((zoom) => ({
+      name: `map zoom ${zoom}`,
+      paths: ['', '&kind=stay', '&kind=food&rating_min=4'].map(
+        (s) => `/v1/search/map?zoom=${zoom}&bbox=${screen(zoom)}${s}`,
+      ),
+    })),
+    {
+      name: 'price range',
+      paths: ['', 'kind=stay', 'kind=food', 'kind=experience'].map((s) => `/v1/search/price-range?${s}`),
+    },
+    {
+      name: 'suggest',
+      paths: ['Ka', 'Kata', 'Пху', 'phu', 'villa', 'mass'].map((q) => `/v1/search/suggest?q=${encodeURIComponent(q)}`),
+    },
+    { name: 'calendar', paths: calendar.paths },
+    { name: 'upcoming', paths: upcoming.paths },
+  ];
+  return only ? all.filter((s) => only.split(',').some((o) => s.name.includes(o))) : all;
+}
+
+/**
+ * Many guests open the same start views: 80 % of requests go to 20 views (map at several
+ * zooms, counts, price ranges, suggest, first feed pages), 20 % are views asked once, of the
+ * same kinds. Each side takes the next request of one
+ * shared sequence, so a view asked once is asked once in the whole run (until the pool of
+ * `--mix-unique` is used up).
+ */
+function buildMix(): Mix {
+  const box = (zoom: number, dLon = 0) => {
+    const w = (360 / 2 ** zoom) * 4;
+    const h = w * 0.6;
+    const lat = 7.9;
+    const lon = 98.34 + dLon;
+    return `${(lon - w / 2).toFixed(5)},${(lat - h / 2).toFixed(5)},${(lon + w / 2).toFixed(5)},${(lat + h / 2).toFixed(5)}`;
+  };
+  const views = [
+    ...[5, 10, 12, 15].map((z) => `/v1/search/map?zoom=${z}&bbox=${box(z)}`),
+    ...[10, 12].map((z) => `/v1/search/map?zoom=${z}&bbox=${box(z)}&kind=stay`),
+    '/v1/search/count',
+    '/v1/search/count?kind=stay',
+    '/v1/search/count?kind=food',
+    '/v1/search/count?kind=experience',
+    '/v1/search/price-range',
+    '/v1/search/price-range?kind=stay',
+    '/v1/search/suggest?q=Ka',
+    '/v1/search/suggest?q=Kata',
+    '/v1/search/suggest?q=phu',
+    '/v1/search/listings',
+    '/v1/search/listings?kind=stay',
+    '/v1/search/listings?sort=price_asc',
+    '/v1/search/listings?kind=food',
+    '/v1/search/listings?q=villa',
+  ].map((path) => ({ path }));
+  // Views asked once: the same kinds of request as the repeated ones (a map moved a little, a
+  // count, feed and suggest with a limit or word of their own), so both halves cost the engine alike.
+  const unique: MixItem[] = [];
+  for (let i = 0; i < mixUnique; i++) {
+    const shift = (i - mixUnique / 2) * 0.0007;
+    const price = 100_000 + i * 37;
+    const paths = [
+      `/v1/search/map?zoom=10&bbox=${box(10, shift * 8)}`,
+      `/v1/search/count?kind=stay&price_max=${price}`,
+      `/v1/search/listings?price_max=${price}`,
+      `/v1/search/suggest?q=${encodeURIComponent(`villa ${i}`)}`,
+      `/v1/search/map?zoom=15&bbox=${box(15, shift / 8)}`,
+    ];
+    unique.push({ path: paths[i % paths.length]! });
+  }
+  return { views, unique };
+}
+
+/** The mix at 32 connections: the API with its result cache, then the engine alone. */
+async function measureMix(
+  mix: Mix,
+  rows: Array<Record<string, unknown>>,
+  raw: Array<{ scenario: string; api: Measured; engine: Measured; perApiRequest: number }>,
+): Promise<void> {
+  // One sequence: four of five requests a repeated view (in a fixed pseudo-random order), the
+  // fifth the next view of the unique pool.
+  const sequence = (): (() => MixItem) => {
+    let n = 0;
+    let u = 0;
+    let seed = 12345;
+    return () => {
+      if (++n % 5 === 0) return mix.unique[u++ % mix.unique.length]!;
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return mix.views[seed % mix.views.length]!;
+    };
+  };
+  const apiNext = sequence();
+  const engineItems = sequence();
+  let queue: Captured[] = [];
+  let apiCount = 0;
+  let engineCount = 0;
+  const nextEngine = () => {
+    while (!queue.length) {
+      queue = [...(engineItems().engine ?? [])];
+      apiCount++;
+    }
+    engineCount++;
+    return queue.shift()!;
+  };
+  const c = 32;
+  const apiRun = await measureDetailed({
+    name: 'mix 80/20',
+    url: api,
+    connections: c,
+    durationS,
+    requests: [
+      {
+        setupRequest: (req: Record<string, unknown>) => ({ ...req, method: 'GET', path: apiNext().path }),
+      } as never,
+    ],
+  });
+  const engineRun = await measureDetailed({
+    name: 'mix 80/20',
+    url: engineUrl,
+    connections: c,
+    durationS,
+    requests: [
+      {
+        setupRequest: (req: Record<string, unknown>) => {
+          const r = nextEngine();
+          return {
+            ...req,
+            method: r.method,
+            path: r.path,
+            headers: { 'content-type': 'application/json' },
+            body: r.body,
+          };
+        },
+      } as never,
+    ],
+  });
+  const a = apiRun.measured;
+  const e = engineRun.measured;
+  const perApiRequest = apiCount ? engineCount / apiCount : 1;
+  const eRps = e.rps / perApiRequest;
+  raw.push({ scenario: 'mix 80/20 (cache on)', api: a, engine: e, perApiRequest });
+  rows.push({
+    scenario: 'mix 80/20 cached',
+    conns: c,
+    'eng/api': perApiRequest.toFixed(2),
+    'api req/s': a.rps,
+    'eng req/s': Math.round(eRps),
+    'ratio req/s': (a.rps / eRps).toFixed(2),
+    'api p50': a.p50_ms,
+    'eng p50': round1(e.p50_ms * perApiRequest),
+    'p50 +ms': round1(a.p50_ms - e.p50_ms * perApiRequest),
+    'api p99': a.p99_ms,
+    'eng p99': round1(e.p99_ms * perApiRequest),
+    'ratio p99': (a.p99_ms / Math.max(e.p99_ms * perApiRequest, 0.1)).toFixed(2),
+    'api cpu ms/req': '',
+    errors: a.errors + e.errors + a.non2xx + e.non2xx,
+  });
+}
