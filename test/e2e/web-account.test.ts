@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '@guest/config';
 import type { MailboxMessage } from '@guest/mail';
@@ -16,6 +15,7 @@ import { eventually } from '../support/eventually.ts';
 import { http } from '../support/http.ts';
 import { createIsolatedEnv, type IsolatedEnv } from '../support/isolated-env.ts';
 import { pngImage, readFixture } from '../write-api/profile/images.ts';
+import { launchChromium, screenshot } from './web/browser.ts';
 
 /**
  * The account screens of the web client (apps/web/src/account) in headless Chromium, against the
@@ -28,8 +28,6 @@ import { pngImage, readFixture } from '../write-api/profile/images.ts';
  * The server listens on a port chosen before it starts, so that the links in its mails (on the
  * address it listens on, APP_LINK_BASE_URL and PUBLIC_BASE_URL unset) are followed as they are.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = path.join(repoRoot, 'test-results', 'browser');
 const PASSWORD = 'correct horse battery staple';
 
 let env: IsolatedEnv;
@@ -52,7 +50,6 @@ function freePort(): Promise<number> {
 
 beforeAll(async () => {
   buildWeb({ ifStale: true, quiet: true });
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   const port = await freePort();
   env = await createIsolatedEnv({
     config: {
@@ -68,18 +65,7 @@ beforeAll(async () => {
   });
   ({ app, runtime } = await runAll({ ...env.config, PORT: port, REALTIME_PORT: 0, LOG_LEVEL: 'silent' }));
   base = `http://127.0.0.1:${port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 300_000);
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
@@ -98,8 +84,7 @@ async function newPage(lang = 'en'): Promise<Page> {
 }
 
 async function shot(page: Page, name: string): Promise<void> {
-  await mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `account-${name}.png`), fullPage: true });
+  await screenshot(page, `account-${name}`, { fullPage: true });
 }
 
 const axeSource = () => readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -362,8 +347,11 @@ describe('account screens in the browser', { timeout: 120_000 }, () => {
     // A switch is saved at once and stays as set.
     await page.goto(`${base}/account/preferences?lang=en`);
     const offers = page.locator('[id="email-marketing.offers"]');
+    // Reloaded only once the page's save has been answered: the switch shows at once, the PUT follows.
+    const saved = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/v1/me/'));
     await offers.uncheck();
     await expect.poll(() => offers.isChecked()).toBe(false);
+    expect((await saved).status()).toBe(200);
     await page.reload();
     await expect.poll(() => page.locator('.loading').count()).toBe(0);
     expect(await page.locator('[id="email-marketing.offers"]').isChecked()).toBe(false);

@@ -32,7 +32,11 @@ beforeAll(async () => {
   const built = buildWeb({ ifStale: true, quiet: true });
   if (built.built) timings.push(`page built in ${built.ms} ms`);
   // A small map answer limit, so that a district's points are truncated ("N more") at street zoom.
-  t = await startTestApp({ apps: [writeApi, readApi, webClient], config: { MAP_MAX_POINTS: 40 } });
+  // After two failed sign-ins from the address the server demands the puzzle (the last test).
+  t = await startTestApp({
+    apps: [writeApi, readApi, webClient],
+    config: { MAP_MAX_POINTS: 40, CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS: 2 },
+  });
   const started = Date.now();
   await loadDemoCatalog(t.runtime, { progress: false });
   await ensureDemoAccount(t.runtime.database.db, t.config);
@@ -260,7 +264,7 @@ describe('map and feed', { timeout: 90_000 }, () => {
     const i18n = api.answered.filter((a) => a.url.pathname === '/v1/i18n' && a.url.searchParams.get('lang') === 'th');
     expect(i18n.at(-1)?.url.searchParams.get('version')).toBe(th.version);
     expect(i18n.at(-1)?.status).toBe(304);
-    await poll(() => p.locator('.top .session').innerText()).toBe(th.strings['nav.sign_in']);
+    await poll(() => p.locator('.top a.session[href^="/sign-in"]').innerText()).toBe(th.strings['nav.sign_in']);
   });
 
   it('signs in, favorites a listing and shows the heart in the feed after a reload; signs out', async () => {
@@ -386,5 +390,43 @@ describe('accessibility', { timeout: 90_000 }, () => {
       ).toEqual([]);
     }
     console.log(`[web] axe-core violations by screen:\n  ${report.join('\n  ')}`);
+  });
+});
+
+// Last: its failed sign-ins make every later sign-in from this address need the puzzle.
+describe('sign-in after failed attempts', { timeout: 60_000 }, () => {
+  it('shows the slider puzzle the server demands, and signs in with it solved', async () => {
+    for (let i = 0; i < 2; i++) {
+      const wrong = await http(t.url, 'POST', '/v1/auth/login', {
+        body: { email: DEMO_ACCOUNT.email, password: 'not the password at all' },
+      });
+      expect(wrong.status, wrong.text).toBe(401);
+    }
+    const p = await open('/sign-in?lang=en');
+    await p.locator('input[name="email"]').fill(DEMO_ACCOUNT.email);
+    await p.locator('input[name="password"]').fill(DEMO_ACCOUNT.password);
+    const challenge = p.waitForResponse((r) => r.url().endsWith('/v1/auth/captcha'));
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    const { captcha_id } = (await (await challenge).json()) as { captcha_id: string };
+    const slider = p.getByLabel('Position of the piece', { exact: true });
+    await slider.waitFor();
+    await screenshot(p, 'sign-in-captcha');
+    expect(await p.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+
+    // The test plays the person who sees the gap: the answer the server keeps, set by keyboard.
+    const { x } = JSON.parse((await t.runtime.redis.get(`captcha:${captcha_id}`))!) as { x: number };
+    await slider.focus();
+    await p.keyboard.press('Home');
+    for (let i = 0; i < x; i++) await p.keyboard.press('ArrowRight');
+    const login = p.waitForResponse((r) => r.url().endsWith('/v1/auth/login'));
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    const answered = await login;
+    expect(answered.status()).toBe(200);
+    expect(answered.request().postDataJSON()).toMatchObject({
+      captcha_id,
+      captcha_answer: String(x),
+      captcha_nonce: expect.stringMatching(/^\d+$/),
+    });
+    await p.getByRole('button', { name: 'Sign out' }).waitFor();
   });
 });

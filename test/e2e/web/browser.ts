@@ -39,10 +39,14 @@ export async function launchChromium(): Promise<Browser> {
  * (`readme: true`) are also written to WEB_SCREENSHOTS_DIR when it is set:
  * `WEB_SCREENSHOTS_DIR=docs/screenshots npm run test:e2e -- test/e2e/web-client.test.ts`.
  */
-export async function screenshot(page: Page, name: string, opts: { readme?: boolean } = {}): Promise<string> {
+export async function screenshot(
+  page: Page,
+  name: string,
+  opts: { readme?: boolean; fullPage?: boolean } = {},
+): Promise<string> {
   await mkdir(SHOTS, { recursive: true });
   const file = path.join(SHOTS, `${name}.png`);
-  await page.screenshot({ path: file });
+  await page.screenshot({ path: file, fullPage: opts.fullPage ?? false });
   const extra = process.env.WEB_SCREENSHOTS_DIR;
   if (extra && opts.readme) {
     const dir = path.resolve(repoRoot, extra);
