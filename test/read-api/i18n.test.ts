@@ -35,16 +35,30 @@ async function copyOfDictionaries(): Promise<string> {
 
 describe('GET /v1/i18n: the full dictionary of the request language', () => {
   it('serves every English key, translated where the language has it and in English where it lacks it', async () => {
-    const res = await http(t.url, 'GET', '/v1/i18n?lang=th');
-    expect(res.status).toBe(200);
-    expect(res.body.lang).toBe('th');
-    expect(Object.keys(res.body.strings)).toEqual(Object.keys(en));
-    const lacking = Object.keys(en).filter((k) => th[k] === undefined);
-    expect(lacking.length).toBeGreaterThan(0); // the committed Thai file deliberately lacks some keys
-    expect(res.body.missing).toEqual(lacking);
-    for (const k of lacking) expect(res.body.strings[k]).toBe(en[k]);
-    expect(res.body.strings['nav.search']).toBe(th['nav.search']);
-    expect(res.body.strings['nav.search']).not.toBe(en['nav.search']);
+    const full = await http(t.url, 'GET', '/v1/i18n?lang=th');
+    expect(full.status).toBe(200);
+    expect(full.body.lang).toBe('th');
+    expect(Object.keys(full.body.strings)).toEqual(Object.keys(en));
+    expect(full.body.missing).toEqual(Object.keys(en).filter((k) => th[k] === undefined));
+
+    // The committed dictionaries are complete: a copy whose Thai file lacks two keys.
+    const dir = await copyOfDictionaries();
+    const lacking = ['nav.map', 'errors.unavailable'];
+    const partial = { ...th };
+    for (const k of lacking) delete partial[k];
+    await writeFile(path.join(dir, 'th.json'), JSON.stringify(partial, null, 2));
+    const app = await startTestApp({ apps: [readApi], config: { I18N_DIR: dir } });
+    try {
+      const res = await http(app.url, 'GET', '/v1/i18n?lang=th');
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body.strings)).toEqual(Object.keys(en));
+      expect(res.body.missing).toEqual(Object.keys(en).filter((k) => lacking.includes(k)));
+      for (const k of lacking) expect(res.body.strings[k]).toBe(en[k]);
+      expect(res.body.strings['nav.search']).toBe(th['nav.search']);
+      expect(res.body.strings['nav.search']).not.toBe(en['nav.search']);
+    } finally {
+      await app.close();
+    }
   });
 
   it('takes the language from Accept-Language when there is no lang, and lang wins over the header', async () => {
