@@ -11,13 +11,13 @@ export function createProfileService({ database, config, clock }: Pick<WriteDeps
   return {
     /** The whole profile; `base` makes the avatar URL absolute. */
     get: (accountId: string, base: string): Promise<z.infer<typeof ProfileResponse>> =>
-      loadProfile(db, accountId, base),
+      loadProfile(database, accountId, base),
 
     /** Changes the fields present in `body` (each checked) and answers the profile as it is now. */
     async update(accountId: string, body: ProfileUpdate, base: string): Promise<z.infer<typeof ProfileResponse>> {
       const today = clock.now().toISOString().slice(0, 10);
       await updateProfile(db, accountId, body, { today, config });
-      return loadProfile(db, accountId, base);
+      return loadProfile(database, accountId, base);
     },
 
     searchFilters: (accountId: string) => readSearchFilters(db, accountId),
