@@ -4,6 +4,7 @@ import { schema, type Database, type Db, type DbOrTx } from '@guest/db';
 import type { Config } from '@guest/config';
 import type { FileStorage } from '@guest/storage';
 import { errors } from '@guest/http-kit';
+import type { AlongsideQuery } from '@guest/auth';
 import { avatarUrl, publicNameOf } from '../media/urls.ts';
 import type { ProfileResponse, ProfileUpdate } from './schemas.ts';
 import { normalizeName, normalizeProfileText, RuleProblems, type ProfileTextChanges } from './rules.ts';
@@ -38,7 +39,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 // The whole profile in one round trip (a named, prepared statement: planned once per connection),
 // for `GET /v1/me`, the hottest signed-in read: account, profile row, avatar, the pending deletion
 // and the active restrictions (oldest first; `id` breaks ties so the four arrays line up).
-const PROFILE_QUERY = `
+const profileQuery = (accountIdParam: string) => `
 select a.id, a.email, a.email_confirmed_at is not null as email_confirmed, a.status, a.first_name, a.last_name,
        a.marketing_opt_in, a.created_at, m.storage_key as avatar_key,
        p.birth_date, p.gender, p.phone, p.phone_confirmed_at is not null as phone_confirmed, p.citizenship,
@@ -59,7 +60,14 @@ select a.id, a.email, a.email_confirmed_at is not null as email_confirmed, a.sta
                array_agg(x.created_at order by x.created_at, x.id) as created
           from account_restrictions x
          where x.account_id = a.id and x.lifted_at is null and (x.until is null or x.until > now())) r on true
- where a.id = $1`;
+ where a.id = ${accountIdParam}`;
+const PROFILE_QUERY = profileQuery('$1');
+
+/**
+ * `GET /v1/me` reads the profile in the same round trip as its session check (`requireAuth`'s
+ * `alongside`): one statement per request instead of two.
+ */
+export const PROFILE_ALONGSIDE: AlongsideQuery = { name: 'me-profile', text: profileQuery('$2') };
 
 interface ProfileRow {
   id: string;
@@ -115,6 +123,17 @@ export async function loadProfile(database: Database, accountId: string, base: s
   });
   const row = rows[0];
   if (!row) throw errors.notFound();
+  return profileOf(row, base);
+}
+
+/** The profile from the row of `PROFILE_ALONGSIDE`, read by the route's guard. */
+export function profileFromAlongside(row: Record<string, unknown>, base: string): Profile {
+  // A left join: no account row would leave every column null (the session check rules that out).
+  if (row.id == null) throw errors.notFound();
+  return profileOf(row as unknown as ProfileRow, base);
+}
+
+function profileOf(row: ProfileRow, base: string): Profile {
   const avatarName = row.avatar_key ? publicNameOf(row.avatar_key) : null;
   const kinds = row.kinds ?? [];
   return {
