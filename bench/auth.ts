@@ -17,8 +17,12 @@ import { argValue, baseUrl, measure, printTable, type Measured } from './lib.ts'
  * per-address and anti-robot thresholds raised, e.g.:
  *   RATE_LIMIT_ADDRESS_PER_MIN=1000000 RATE_LIMIT_ACTOR_PER_MIN=1000000 RATE_LIMIT_LOGIN_PER_MIN=1000000 \
  *   CAPTCHA_AFTER_REGISTRATIONS_PER_ADDRESS=1000000 CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS=1000000 \
- *   CAPTCHA_AFTER_FAILED_LOGINS_PER_EMAIL=1000000 PORT=8080 npx tsx apps/server/src/main.ts
- * Usage: npm run bench:auth -- [--accounts 50] [--duration 10]
+ *   CAPTCHA_AFTER_FAILED_LOGINS_PER_EMAIL=1000000 LOGIN_BACKOFF_FREE_FAILURES=100 \
+ *   PORT=8080 npx tsx apps/server/src/main.ts
+ * (the wrong-password row fails each account's login several times: with the default back-off
+ * after 3 failures its answers turn into 429).
+ * Usage: npm run bench:auth -- [--accounts 50] [--duration 10] [--only login,refresh,read]
+ * (`--only` runs some rows: `read` is the authenticated read alone, for profiling).
  *
  * The argon2id parameters printed are read from a hash the server stored for one of the bench's
  * accounts when this process reaches the server's database (DATABASE_URL of this environment);
@@ -28,6 +32,12 @@ import { argValue, baseUrl, measure, printTable, type Measured } from './lib.ts'
 const base = baseUrl();
 const accountsN = Number(argValue('accounts', '50'));
 const durationS = Number(argValue('duration', '10'));
+const only = argValue('only', '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+const KINDS = ['login', 'refresh', 'read'] as const;
+for (const k of only) if (!KINDS.includes(k as never)) fail(`--only takes ${KINDS.join(', ')}; not ${k}`, '');
 const PASSWORD = 'benchmark passphrase 2026';
 const json = { 'content-type': 'application/json' };
 const RAISE_LIMITS = 'Start the server with the raised limits shown at the top of bench/auth.ts.';
@@ -78,6 +88,7 @@ interface Shape {
 }
 interface Row {
   name: string;
+  kind: (typeof KINDS)[number];
   /** The only status every answer of this row may have. */
   expect: number;
   connections: number;
@@ -91,21 +102,24 @@ const postJson = (path: string, body: unknown): Shape => ({
   body: JSON.stringify(body),
 });
 
-const plan: Row[] = [
+const allRows: Row[] = [
   {
     name: 'POST /v1/auth/login (right password)',
+    kind: 'login',
     expect: 200,
     connections: 8,
     requests: users.map((u) => postJson('/v1/auth/login', { email: u.email, password: PASSWORD })),
   },
   {
     name: 'POST /v1/auth/login (known email, wrong password)',
+    kind: 'login',
     expect: 401,
     connections: 8,
     requests: users.map((u) => postJson('/v1/auth/login', { email: u.email, password: 'wrong passphrase 2026' })),
   },
   {
     name: 'POST /v1/auth/login (unknown email)',
+    kind: 'login',
     expect: 401,
     connections: 8,
     requests: users.map((_, i) =>
@@ -114,17 +128,21 @@ const plan: Row[] = [
   },
   {
     name: 'POST /v1/auth/refresh',
+    kind: 'refresh',
     expect: 200,
     connections: 50,
     requests: users.map((u) => postJson('/v1/auth/refresh', { refresh_token: u.refresh })),
   },
   {
     name: `GET ${readPath} (authenticated)`,
+    kind: 'read',
     expect: 200,
     connections: 50,
     requests: users.map((u) => ({ method: 'GET', path: readPath, headers: { authorization: `Bearer ${u.access}` } })),
   },
 ];
+
+const plan = only.length ? allRows.filter((r) => only.includes(r.kind)) : allRows;
 
 const describeStatuses = (counts: Map<number, number>) =>
   [...counts.entries()]

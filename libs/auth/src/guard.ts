@@ -1,11 +1,19 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { AppError, GUARD_FACTS, type GuardFacts } from '@guest/http-kit';
-import { AuthError, authenticate, type AuthContext, type RestrictionKind } from './authenticate.ts';
+import {
+  AuthError,
+  authenticate,
+  type AlongsideQuery,
+  type AuthContext,
+  type RestrictionKind,
+} from './authenticate.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by `requireAuth` / `optionalAuth`; null when anonymous, undefined on unguarded routes. */
     auth?: AuthContext | null;
+    /** The row of the guard's `alongside` query (`requireAuth({ alongside })`), read with the session check. */
+    authAlongside?: Record<string, unknown>;
   }
 }
 
@@ -19,6 +27,8 @@ export interface GuardOptions {
    * only for routes that list or end its sessions, so a client can still sign out cleanly.
    */
   allowLoginRestricted?: boolean;
+  /** The route's own read, made in the session check's round trip (see `AlongsideQuery`). */
+  alongside?: AlongsideQuery;
 }
 
 /** OpenAPI security requirement of a signed-in route. */
@@ -43,9 +53,13 @@ function unauthorized(reason: string): AppError {
   return new AppError('unauthorized', message, { reason }, { 'www-authenticate': 'Bearer' });
 }
 
-async function identify(req: FastifyRequest, token: string, allowLoginRestricted = false): Promise<AuthContext> {
+async function identify(
+  req: FastifyRequest,
+  token: string,
+  opts: { allowLoginRestricted?: boolean; alongside?: AlongsideQuery } = {},
+): Promise<AuthContext & { alongside?: Record<string, unknown> }> {
   try {
-    return await authenticate(req.server.runtime, token, { ip: req.ip }, { allowLoginRestricted });
+    return await authenticate(req.server.runtime, token, { ip: req.ip }, opts);
   } catch (err) {
     if (err instanceof AuthError && err.reason === 'login_restricted') {
       throw new AppError('account_restricted', 'This account may not be used now.', { restrictions: ['login'] });
@@ -74,8 +88,12 @@ export function requireAuth(opts: GuardOptions = {}): onRequestAsyncHookHandler 
     const token = bearerToken(req);
     if (token === null) throw unauthorized('missing');
     if (!token) throw unauthorized('invalid');
-    const auth = await identify(req, token, opts.allowLoginRestricted);
+    const { alongside, ...auth } = await identify(req, token, {
+      allowLoginRestricted: opts.allowLoginRestricted,
+      alongside: opts.alongside,
+    });
     req.auth = auth;
+    if (alongside) req.authAlongside = alongside;
     req.actorId = auth.accountId;
     enforce(auth, opts);
   };

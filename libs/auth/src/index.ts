@@ -15,6 +15,8 @@ export {
   type AuthFailure,
   type RestrictionKind,
   type AccountStatus,
+  type AlongsideQuery,
+  type SessionState,
 } from './authenticate.ts';
 export { requireAuth, optionalAuth, authOf, bearerSecurity, type GuardOptions } from './guard.ts';
 export {

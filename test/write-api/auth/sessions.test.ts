@@ -4,6 +4,9 @@ import type { TestApp } from '../../support/test-app.ts';
 import { expectEnvelope, http } from '../../support/http.ts';
 import { eventually } from '../../support/eventually.ts';
 import { jobsCompleted } from '../../support/jobs.ts';
+import { createServer } from '@guest/http-kit';
+import { createRuntime } from '@guest/runtime';
+import { writeApi } from '@guest/write-api';
 import { login, PASSWORD, register, startAuthApp, waitForMail } from './support.ts';
 
 let t: TestApp;
@@ -124,6 +127,31 @@ describe('Session: active -> closed', () => {
     await expectSignedOut(u.tokens.access_token, u.tokens.refresh_token);
     // Other sessions are untouched.
     expect((await sessionsOf(other.body.access_token)).status).toBe(200);
+  });
+
+  it('a token just used on GET /v1/me fails at once after logout, here and on a second server', async () => {
+    // The second server has its own runtime (pool, Redis client) on the same database: what a
+    // second process of the API sees. Each has just checked the token, so a remembered check
+    // must not outlive the session.
+    const runtime = createRuntime(t.config);
+    const second = await createServer({ runtime, apps: [writeApi], version: 'test', logger: false });
+    try {
+      await second.listen({ host: '127.0.0.1', port: 0 });
+      const addr = second.server.address();
+      const secondUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+      const u = await register(t);
+      const token = u.tokens.access_token;
+      expect((await http(t.url, 'GET', '/v1/me', { token })).status).toBe(200);
+      expect((await http(secondUrl, 'GET', '/v1/me', { token })).status).toBe(200);
+      expect((await http(t.url, 'POST', '/v1/auth/logout', { token })).status).toBe(200);
+      for (const url of [secondUrl, t.url]) {
+        const e = expectEnvelope(await http(url, 'GET', '/v1/me', { token }), 401, 'unauthorized');
+        expect(e.details.reason).toBe('session_closed');
+      }
+    } finally {
+      await second.close();
+      await runtime.close();
+    }
   });
 
   it('logout-all ends every other session and keeps the current one', async () => {

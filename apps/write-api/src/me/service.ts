@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { WriteDeps } from '../deps.ts';
 import type { ProfileResponse, ProfileUpdate } from './schemas.ts';
-import { loadProfile, updateProfile } from './store.ts';
+import { loadProfile, profileFromAlongside, updateProfile } from './store.ts';
 import type { SearchFiltersRequest } from './schemas.ts';
 import { readSearchFilters, writeSearchFilters } from './search-filters.ts';
 
@@ -9,15 +9,22 @@ import { readSearchFilters, writeSearchFilters } from './search-filters.ts';
 export function createProfileService({ database, config, clock }: Pick<WriteDeps, 'database' | 'config' | 'clock'>) {
   const { db } = database;
   return {
-    /** The whole profile; `base` makes the avatar URL absolute. */
-    get: (accountId: string, base: string): Promise<z.infer<typeof ProfileResponse>> =>
-      loadProfile(db, accountId, base),
+    /**
+     * The whole profile; `base` makes the avatar URL absolute. `alongside` is the row the route's
+     * guard read with the session check (`PROFILE_ALONGSIDE`), when it did.
+     */
+    get: async (
+      accountId: string,
+      base: string,
+      alongside?: Record<string, unknown>,
+    ): Promise<z.infer<typeof ProfileResponse>> =>
+      alongside ? profileFromAlongside(alongside, base) : loadProfile(database, accountId, base),
 
     /** Changes the fields present in `body` (each checked) and answers the profile as it is now. */
     async update(accountId: string, body: ProfileUpdate, base: string): Promise<z.infer<typeof ProfileResponse>> {
       const today = clock.now().toISOString().slice(0, 10);
       await updateProfile(db, accountId, body, { today, config });
-      return loadProfile(db, accountId, base);
+      return loadProfile(database, accountId, base);
     },
 
     searchFilters: (accountId: string) => readSearchFilters(db, accountId),

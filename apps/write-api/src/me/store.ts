@@ -1,17 +1,16 @@
 import type { z } from 'zod';
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
-import { schema, type Db, type DbOrTx } from '@guest/db';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { schema, type Database, type Db, type DbOrTx } from '@guest/db';
 import type { Config } from '@guest/config';
 import type { FileStorage } from '@guest/storage';
 import { errors } from '@guest/http-kit';
+import type { AlongsideQuery } from '@guest/auth';
 import { avatarUrl, publicNameOf } from '../media/urls.ts';
 import type { ProfileResponse, ProfileUpdate } from './schemas.ts';
 import { normalizeName, normalizeProfileText, RuleProblems, type ProfileTextChanges } from './rules.ts';
 
 const {
   accounts,
-  accountRestrictions,
-  emailTokens,
   profiles,
   mediaFiles,
   currencies,
@@ -37,87 +36,138 @@ export async function knownCurrencies(db: Db, config: Config): Promise<Set<strin
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+// The whole profile in one round trip (a named, prepared statement: planned once per connection),
+// for `GET /v1/me`, the hottest signed-in read: account, profile row, avatar, the pending deletion
+// and the active restrictions (oldest first; `id` breaks ties so the four arrays line up).
+const profileQuery = (accountIdParam: string) => `
+select a.id, a.email, a.email_confirmed_at is not null as email_confirmed, a.status, a.first_name, a.last_name,
+       a.marketing_opt_in, a.created_at, m.storage_key as avatar_key,
+       p.birth_date, p.gender, p.phone, p.phone_confirmed_at is not null as phone_confirmed, p.citizenship,
+       p.residence_country, p.billing_address, p.emergency_contact, p.language, p.currency,
+       p.verification_status, p.verified_at, p.push_enabled, p.email_enabled, p.bookings_count, p.rating_avg,
+       p.rating_count,
+       exists(select 1 from email_tokens t
+               where t.account_id = a.id and t.purpose = 'delete_account' and t.used_at is null
+                 and t.expires_at > now()) as pending_deletion,
+       r.kinds, r.reasons, r.untils, r.created
+  from accounts a
+  left join profiles p on p.account_id = a.id
+  left join media_files m on m.id = p.avatar_media_id and m.deleted_at is null
+  left join lateral (
+        select array_agg(x.kind order by x.created_at, x.id) as kinds,
+               array_agg(x.reason order by x.created_at, x.id) as reasons,
+               array_agg(x.until order by x.created_at, x.id) as untils,
+               array_agg(x.created_at order by x.created_at, x.id) as created
+          from account_restrictions x
+         where x.account_id = a.id and x.lifted_at is null and (x.until is null or x.until > now())) r on true
+ where a.id = ${accountIdParam}`;
+const PROFILE_QUERY = profileQuery('$1');
+
+/**
+ * `GET /v1/me` reads the profile in the same round trip as its session check (`requireAuth`'s
+ * `alongside`): one statement per request instead of two.
+ */
+export const PROFILE_ALONGSIDE: AlongsideQuery = { name: 'me-profile', text: profileQuery('$2') };
+
+interface ProfileRow {
+  id: string;
+  email: string | null;
+  email_confirmed: boolean;
+  status: (typeof accounts.$inferSelect)['status'];
+  first_name: string;
+  last_name: string;
+  marketing_opt_in: boolean;
+  created_at: Date;
+  avatar_key: string | null;
+  birth_date: string | null;
+  gender: string | null;
+  phone: string | null;
+  phone_confirmed: boolean;
+  citizenship: string | null;
+  residence_country: string | null;
+  billing_address: string | null;
+  emergency_contact: string | null;
+  language: string | null;
+  currency: string | null;
+  verification_status: Profile['verification_status'] | null;
+  verified_at: Date | null;
+  push_enabled: boolean | null;
+  email_enabled: boolean | null;
+  bookings_count: number | null;
+  rating_avg: number | null;
+  rating_count: number | null;
+  pending_deletion: boolean;
+  kinds: Array<Profile['restrictions'][number]['kind']> | null;
+  reasons: Array<string | null> | null;
+  untils: Array<Date | null> | null;
+  created: Date[] | null;
+}
+
 /**
  * DESIGN G3b, as the account is now: `deleted` once erased; `pending_deletion` from a deletion
  * request until it is confirmed or its link lapses (an unused, unexpired deletion token);
  * `restricted` while any restriction is active; else `active`. Derived on read, so it can never
  * lag behind a link that expired or a restriction that ended.
  */
-async function statusOf(
-  db: Db,
-  account: typeof accounts.$inferSelect,
-  restricted: boolean,
-): Promise<Profile['status']> {
-  if (account.status === 'deleted') return 'deleted';
-  const [pending] = await db
-    .select({ id: emailTokens.id })
-    .from(emailTokens)
-    .where(
-      and(
-        eq(emailTokens.accountId, account.id),
-        eq(emailTokens.purpose, 'delete_account'),
-        isNull(emailTokens.usedAt),
-        gt(emailTokens.expiresAt, sql`now()`),
-      ),
-    )
-    .limit(1);
-  if (pending) return 'pending_deletion';
-  return restricted ? 'restricted' : 'active';
+function statusOf(row: ProfileRow): Profile['status'] {
+  if (row.status === 'deleted') return 'deleted';
+  if (row.pending_deletion) return 'pending_deletion';
+  return row.kinds?.length ? 'restricted' : 'active';
 }
 
-export async function loadProfile(db: Db, accountId: string, base: string): Promise<Profile> {
-  const [row] = await db
-    .select({ a: accounts, p: profiles, avatarKey: mediaFiles.storageKey })
-    .from(accounts)
-    .leftJoin(profiles, eq(profiles.accountId, accounts.id))
-    .leftJoin(mediaFiles, and(eq(mediaFiles.id, profiles.avatarMediaId), isNull(mediaFiles.deletedAt)))
-    .where(eq(accounts.id, accountId));
+export async function loadProfile(database: Database, accountId: string, base: string): Promise<Profile> {
+  const { rows } = await database.pool.query<ProfileRow>({
+    name: 'me-profile',
+    text: PROFILE_QUERY,
+    values: [accountId],
+  });
+  const row = rows[0];
   if (!row) throw errors.notFound();
-  const restrictions = await db
-    .select()
-    .from(accountRestrictions)
-    .where(
-      and(
-        eq(accountRestrictions.accountId, accountId),
-        isNull(accountRestrictions.liftedAt),
-        or(isNull(accountRestrictions.until), gt(accountRestrictions.until, sql`now()`)),
-      ),
-    )
-    .orderBy(accountRestrictions.createdAt);
-  const { a, p } = row;
-  const avatarName = row.avatarKey ? publicNameOf(row.avatarKey) : null;
+  return profileOf(row, base);
+}
+
+/** The profile from the row of `PROFILE_ALONGSIDE`, read by the route's guard. */
+export function profileFromAlongside(row: Record<string, unknown>, base: string): Profile {
+  // A left join: no account row would leave every column null (the session check rules that out).
+  if (row.id == null) throw errors.notFound();
+  return profileOf(row as unknown as ProfileRow, base);
+}
+
+function profileOf(row: ProfileRow, base: string): Profile {
+  const avatarName = row.avatar_key ? publicNameOf(row.avatar_key) : null;
+  const kinds = row.kinds ?? [];
   return {
-    id: a.id,
-    email: a.email,
-    email_confirmed: a.emailConfirmedAt !== null,
-    status: await statusOf(db, a, restrictions.length > 0),
-    first_name: a.firstName,
-    last_name: a.lastName,
+    id: row.id,
+    email: row.email,
+    email_confirmed: row.email_confirmed,
+    status: statusOf(row),
+    first_name: row.first_name,
+    last_name: row.last_name,
     avatar_url: avatarName ? avatarUrl(base, avatarName) : null,
-    birth_date: p?.birthDate ?? null,
-    gender: (p?.gender as Profile['gender']) ?? null,
-    phone: p?.phone ?? null,
-    phone_confirmed: p?.phoneConfirmedAt != null,
-    citizenship: p?.citizenship ?? null,
-    residence_country: p?.residenceCountry ?? null,
-    billing_address: p?.billingAddress ?? null,
-    emergency_contact: p?.emergencyContact ?? null,
-    language: p?.language ?? null,
-    currency: p?.currency ?? null,
-    verification_status: p?.verificationStatus ?? 'none',
-    verified_at: iso(p?.verifiedAt ?? null),
-    notify_push: p?.pushEnabled ?? true,
-    notify_email: p?.emailEnabled ?? true,
-    notify_marketing: a.marketingOptIn,
-    bookings_count: p?.bookingsCount ?? 0,
-    rating_avg: p?.ratingAvg ?? null,
-    rating_count: p?.ratingCount ?? 0,
-    created_at: a.createdAt.toISOString(),
-    restrictions: restrictions.map((r) => ({
-      kind: r.kind,
-      reason: r.reason,
-      until: iso(r.until),
-      created_at: r.createdAt.toISOString(),
+    birth_date: row.birth_date,
+    gender: row.gender as Profile['gender'],
+    phone: row.phone,
+    phone_confirmed: row.phone_confirmed,
+    citizenship: row.citizenship,
+    residence_country: row.residence_country,
+    billing_address: row.billing_address,
+    emergency_contact: row.emergency_contact,
+    language: row.language,
+    currency: row.currency,
+    verification_status: row.verification_status ?? 'none',
+    verified_at: iso(row.verified_at),
+    notify_push: row.push_enabled ?? true,
+    notify_email: row.email_enabled ?? true,
+    notify_marketing: row.marketing_opt_in,
+    bookings_count: row.bookings_count ?? 0,
+    rating_avg: row.rating_avg,
+    rating_count: row.rating_count ?? 0,
+    created_at: row.created_at.toISOString(),
+    restrictions: kinds.map((kind, i) => ({
+      kind,
+      reason: row.reasons![i] ?? null,
+      until: iso(row.untils![i] ?? null),
+      created_at: row.created![i]!.toISOString(),
     })),
   };
 }

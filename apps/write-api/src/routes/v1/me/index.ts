@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { ProfileResponse, ProfileUpdateRequest } from '../../../me/schemas.ts';
+import { PROFILE_ALONGSIDE } from '../../../me/store.ts';
 import { publicBase } from '../../../media/urls.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
 
@@ -46,7 +47,8 @@ export default async function meProfile(app: FastifyInstance, { services }: Writ
           },
         },
       },
-      onRequest: requireAuth(),
+      // The profile comes in the session check's round trip: one statement per request.
+      onRequest: requireAuth({ alongside: PROFILE_ALONGSIDE }),
       schema: {
         tags: ['me'],
         summary: 'The profile of the signed-in guest',
@@ -55,7 +57,7 @@ export default async function meProfile(app: FastifyInstance, { services }: Writ
         response: { 200: ProfileResponse, ...errorResponses(401, 429, 500) },
       },
     },
-    async (req) => services.profile.get(authOf(req).accountId, base(req)),
+    async (req) => services.profile.get(authOf(req).accountId, base(req), req.authAlongside),
   );
 
   r.patch(
