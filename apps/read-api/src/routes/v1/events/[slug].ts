@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { errorResponses, errors, langParam } from '@guest/http-kit';
 import { EventSlugParams } from '../../../events/params.ts';
 import { EventPageResponse } from '../../../events/schemas.ts';
+import { EVENT_EXAMPLES } from '../../../events/examples.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
 
 /** Registered after the static event routes; the router prefers static segments anyway. */
@@ -15,49 +16,7 @@ export default async function eventPageRoute(app: FastifyInstance, { services }:
         example: {
           params: { slug: 'sunrise-yoga' },
           query: { lang: 'en' },
-          response: {
-            id: 1,
-            slug: 'sunrise-yoga',
-            title: 'Sunrise yoga on the beach',
-            category: { code: 'yoga', name: 'Yoga' },
-            day: '2026-11-25',
-            start_time: '06:30',
-            end_time: '07:30',
-            ends_next_day: false,
-            start_at: '2026-11-24T23:30:00Z',
-            end_at: '2026-11-25T00:30:00Z',
-            timezone: 'Asia/Bangkok',
-            entry: 'free',
-            price_minor: 0,
-            currency: 'THB',
-            audience: 'family',
-            crowd: 'small',
-            event_lang: 'multi',
-            venue: { name: 'Kata beach', place_name: 'Kata' },
-            place: { id: 4, slug: 'kata', name: 'Kata' },
-            point: { lat: 7.8183, lon: 98.2961 },
-            lang: 'en',
-            translated: false,
-            description: 'Gentle yoga at sunrise.',
-            next_occurrences: [
-              {
-                day: '2026-11-25',
-                start_time: '06:30',
-                end_time: '07:30',
-                ends_next_day: false,
-                start_at: '2026-11-24T23:30:00Z',
-                end_at: '2026-11-25T00:30:00Z',
-              },
-              {
-                day: '2026-11-27',
-                start_time: '06:30',
-                end_time: '07:30',
-                ends_next_day: false,
-                start_at: '2026-11-26T23:30:00Z',
-                end_at: '2026-11-27T00:30:00Z',
-              },
-            ],
-          },
+          response: EVENT_EXAMPLES.sunriseYogaPage,
         },
       },
       schema: {

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '@guest/http-kit';
 import { eventFeedParams } from '../../../events/params.ts';
 import { EventFeedResponse } from '../../../events/schemas.ts';
+import { EVENT_EXAMPLES } from '../../../events/examples.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
 
 export default async function feedRoute(app: FastifyInstance, { services, config }: ReadRouteOptions) {
@@ -16,61 +17,11 @@ export default async function feedRoute(app: FastifyInstance, { services, config
             items: [
               {
                 date: '2026-11-25',
-                events: [
-                  {
-                    id: 1,
-                    slug: 'sunrise-yoga',
-                    title: 'Sunrise yoga on the beach',
-                    category: { code: 'yoga', name: 'Yoga' },
-                    day: '2026-11-25',
-                    start_time: '06:30',
-                    end_time: '07:30',
-                    ends_next_day: false,
-                    start_at: '2026-11-24T23:30:00Z',
-                    end_at: '2026-11-25T00:30:00Z',
-                    timezone: 'Asia/Bangkok',
-                    entry: 'free',
-                    price_minor: 0,
-                    currency: 'THB',
-                    audience: 'family',
-                    crowd: 'small',
-                    event_lang: 'multi',
-                    venue: { name: 'Kata beach', place_name: 'Kata' },
-                    place: { id: 4, slug: 'kata', name: 'Kata' },
-                    point: { lat: 7.8183, lon: 98.2961 },
-                    lang: 'en',
-                    translated: false,
-                  },
-                ],
+                events: [EVENT_EXAMPLES.sunriseYoga],
               },
               {
                 date: '2026-11-27',
-                events: [
-                  {
-                    id: 1,
-                    slug: 'sunrise-yoga',
-                    title: 'Sunrise yoga on the beach',
-                    category: { code: 'yoga', name: 'Yoga' },
-                    day: '2026-11-27',
-                    start_time: '06:30',
-                    end_time: '07:30',
-                    ends_next_day: false,
-                    start_at: '2026-11-26T23:30:00Z',
-                    end_at: '2026-11-27T00:30:00Z',
-                    timezone: 'Asia/Bangkok',
-                    entry: 'free',
-                    price_minor: 0,
-                    currency: 'THB',
-                    audience: 'family',
-                    crowd: 'small',
-                    event_lang: 'multi',
-                    venue: { name: 'Kata beach', place_name: 'Kata' },
-                    place: { id: 4, slug: 'kata', name: 'Kata' },
-                    point: { lat: 7.8183, lon: 98.2961 },
-                    lang: 'en',
-                    translated: false,
-                  },
-                ],
+                events: [EVENT_EXAMPLES.sunriseYogaNext],
               },
             ],
             next_cursor:

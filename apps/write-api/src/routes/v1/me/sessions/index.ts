@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
+import { SESSION_LIST_EXAMPLE } from '../../../../auth/examples.ts';
 import { SessionList } from '../../../../auth/schemas.ts';
 import type { WriteRouteOptions } from '../../../../services.ts';
 
@@ -11,26 +12,7 @@ export default async function meSessions(app: FastifyInstance, { services }: Wri
     {
       config: {
         example: {
-          response: [
-            {
-              id: 'f5722e55-9e43-4069-b79f-c6b777bc2adc',
-              current: true,
-              created_at: '2026-11-23T21:43:22.055Z',
-              last_used_at: '2026-11-23T21:43:22.083Z',
-              expires_at: '2026-12-23T21:43:22.083Z',
-              ip: '127.0.0.1',
-              user_agent: 'node',
-            },
-            {
-              id: '803535e3-91c9-4d8b-a1f2-8b25e647399b',
-              current: false,
-              created_at: '2026-11-23T21:43:21.584Z',
-              last_used_at: '2026-11-23T21:43:21.584Z',
-              expires_at: '2026-12-23T21:43:21.584Z',
-              ip: '127.0.0.1',
-              user_agent: 'node',
-            },
-          ],
+          response: SESSION_LIST_EXAMPLE,
         },
       },
       onRequest: requireAuth({ allowLoginRestricted: true }),
