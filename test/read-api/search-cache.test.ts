@@ -9,10 +9,11 @@ import { register } from '../write-api/auth/support.ts';
 import { loadCatalog, search } from './search/support.ts';
 
 /**
- * The result cache of the search routes, as clients see it: answers are shared between guests
- * and calls, yet a change the index makes visible shows up (staleness bounded by the generation
- * reading), identical calls under way are answered by one engine call, and what belongs to one
- * signed-in guest (`is_favorite`) never reaches another.
+ * The caches of the search routes, as clients see them: answers are shared between guests and
+ * calls (whole anonymous answers, and engine answers behind them), yet a change the index makes
+ * visible shows up (staleness bounded by the generation reading), identical calls under way are
+ * answered by one engine call, and what belongs to one signed-in guest (`is_favorite`) never
+ * reaches another.
  */
 let t: TestApp;
 beforeAll(async () => {
@@ -20,7 +21,11 @@ beforeAll(async () => {
     apps: [writeApi, readApi],
     // A long poll keeps the generation reading current however slow the machine is, so that no
     // call bypasses the cache here; the staleness bound is poll + 150 ms either way.
-    config: { SEARCH_CACHE_TTL_MS: 60_000, SEARCH_CACHE_GENERATION_POLL_MS: 1000 },
+    config: {
+      SEARCH_CACHE_TTL_MS: 60_000,
+      SEARCH_CACHE_GENERATION_POLL_MS: 1000,
+      CORS_ORIGINS: 'https://app.example.test',
+    },
   });
   await loadCatalog(t, 'catalog.ndjson');
   await eventually('the cache knows the index generation', async () => {
@@ -44,7 +49,16 @@ function metric(text: string, name: string, labels = ''): number | null {
 const outcomes = async () => {
   const text = await metricsText();
   const of = (o: string) => metric(text, 'search_cache_requests_total', `{outcome="${o}"}`) ?? 0;
-  return { hit: of('hit'), miss: of('miss'), coalesced: of('coalesced'), bypass: of('bypass') };
+  const answer = (o: string) => metric(text, 'search_answer_cache_requests_total', `{outcome="${o}"}`) ?? 0;
+  return {
+    hit: of('hit'),
+    miss: of('miss'),
+    coalesced: of('coalesced'),
+    bypass: of('bypass'),
+    answerHit: answer('hit'),
+    answerMiss: answer('miss'),
+    answerBypass: answer('bypass'),
+  };
 };
 
 describe('search result cache', () => {
@@ -55,7 +69,9 @@ describe('search result cache', () => {
     const again = await search(t, 'count', { kind: 'stay' });
     expect(again.body).toEqual(first.body);
     const after = await outcomes();
-    expect(after.hit - before.hit).toBe(1);
+    // The whole answer was sent as kept: the engine-answer cache was not even asked.
+    expect(after.answerHit - before.answerHit).toBe(1);
+    expect(after.hit - before.hit).toBe(0);
     expect(after.miss - before.miss).toBe(0);
 
     // One stay leaves the index (as the indexer deletes it), and the index refreshes.
@@ -93,7 +109,10 @@ describe('search result cache', () => {
       }
       expect(counts).toBe(1);
       expect(after.miss - before.miss).toBe(1);
-      expect(after.coalesced - before.coalesced + (after.hit - before.hit)).toBe(19);
+      // The others joined the engine call under way, or came after its answer was kept.
+      expect(after.coalesced - before.coalesced + (after.hit - before.hit) + (after.answerHit - before.answerHit)).toBe(
+        19,
+      );
     } finally {
       stop();
     }
@@ -115,8 +134,11 @@ describe('search result cache', () => {
     const bobFeed = await search(t, 'listings', params, { token: bob.tokens.access_token });
     const anonFeed = await search(t, 'listings', params);
     const after = await outcomes();
-    // All three were the one shared first page (from the cache) ...
-    expect(after.hit - before.hit).toBe(3);
+    // All three were the one shared first page: the signed-in ones from the engine-answer cache
+    // (their answer is personal, so it is never kept whole), the anonymous one as kept ...
+    expect(after.hit - before.hit).toBe(2);
+    expect(after.answerBypass - before.answerBypass).toBe(2);
+    expect(after.answerHit - before.answerHit).toBe(1);
     // ... with each caller's own overlay.
     const favs = (items: Array<{ id: number; is_favorite?: boolean }>) =>
       items.filter((i) => i.is_favorite).map((i) => i.id);
@@ -125,5 +147,71 @@ describe('search result cache', () => {
     expect(bobFeed.body.items.every((i: { is_favorite?: boolean }) => i.is_favorite === false)).toBe(true);
     expect(anonFeed.body.items.some((i: object) => 'is_favorite' in i)).toBe(false);
     expect(annFeed.headers.get('cache-control')).toContain('no-store');
+  });
+
+  it('sends a kept answer byte for byte, with this request’s own id and headers', async () => {
+    const params = { kind: 'stay', zoom: 11, bbox: '98.2,7.7,98.5,8.1' };
+    const first = await search(t, 'map', params);
+    const before = await outcomes();
+    const origin = 'https://app.example.test';
+    const again = await http(t.url, 'GET', '/v1/search/map?bbox=98.2,7.7,98.5,8.1&zoom=11&kind=stay', {
+      headers: { origin },
+    });
+    const after = await outcomes();
+    // Parameters in another order are the same view.
+    expect(after.answerHit - before.answerHit).toBe(1);
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('content-type')).toBe(first.headers.get('content-type'));
+    expect(again.headers.get('x-request-id')).toMatch(/\S/);
+    expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
+    expect(again.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(again.headers.get('ratelimit-policy') ?? again.headers.get('ratelimit')).toBeTruthy();
+  });
+
+  it('keeps one answer per language, and none for later pages, bad tokens or errors', async () => {
+    const en = await search(t, 'suggest', { q: 'Phu' }, { headers: { 'accept-language': 'en' } });
+    const ru = await search(t, 'suggest', { q: 'Phu' }, { headers: { 'accept-language': 'ru' } });
+    expect(en.status).toBe(200);
+    expect(ru.status).toBe(200);
+    expect(ru.headers.get('content-language') ?? 'ru').toBe('ru');
+    const before = await outcomes();
+    expect((await search(t, 'suggest', { q: 'Phu' }, { headers: { 'accept-language': 'ru' } })).text).toBe(ru.text);
+    expect((await search(t, 'suggest', { q: 'Phu' }, { headers: { 'accept-language': 'en' } })).text).toBe(en.text);
+    const mid = await outcomes();
+    expect(mid.answerHit - before.answerHit).toBe(2);
+
+    // A token that is not valid is refused, even where the anonymous answer is kept.
+    await search(t, 'listings', { kind: 'stay' });
+    const bad = await search(t, 'listings', { kind: 'stay' }, { token: 'not-a-token' });
+    expect(bad.status).toBe(401);
+    expect(bad.body.error.code).toBeTruthy();
+
+    // A later page is answered for its own cursor.
+    const page1 = await search(t, 'listings', { limit: 2 });
+    const cursor = page1.body.next_cursor as string;
+    expect(cursor).toBeTruthy();
+    const page2 = await search(t, 'listings', { limit: 2, cursor });
+    const again2 = await search(t, 'listings', { limit: 2, cursor });
+    expect(again2.body.items).toEqual(page2.body.items);
+    const after = await outcomes();
+    expect(after.answerBypass - mid.answerBypass).toBe(3);
+    expect(after.answerHit - mid.answerHit).toBe(0);
+
+    // An error is never kept: the same bad request is refused again, in its own envelope.
+    const wrong1 = await search(t, 'count', { kind: 'spaceship' });
+    const wrong2 = await search(t, 'count', { kind: 'spaceship' });
+    expect(wrong1.status).toBe(400);
+    expect(wrong2.status).toBe(400);
+    expect(wrong2.body.error.request_id).not.toBe(wrong1.body.error.request_id);
+  });
+
+  it('reports the answer cache in /metrics', async () => {
+    await search(t, 'price-range', { kind: 'stay' });
+    await search(t, 'price-range', { kind: 'stay' });
+    const text = await metricsText();
+    expect(metric(text, 'search_answer_cache_hit_ratio')).toBeGreaterThan(0);
+    expect(metric(text, 'search_answer_cache_bytes')).toBeGreaterThan(0);
+    expect(metric(text, 'search_answer_cache_served_age_seconds_count')).toBeGreaterThan(0);
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppPlugin } from '@guest/http-kit';
 import { createReadServices, type ReadRouteOptions } from './services.ts';
 import { registerCacheMetrics } from './search/cache-metrics.ts';
+import { registerAnswerCache } from './search/answer-cache.ts';
 import i18n from './routes/v1/i18n.ts';
 import i18nLanguages from './routes/v1/i18n/languages.ts';
 import mapResource from './routes/v1/map/[...path].ts';
@@ -69,7 +70,12 @@ async function readApiPlugin(app: FastifyInstance): Promise<void> {
   const { config, database, search, clock } = app.runtime;
   const services = createReadServices({ config, database, engine: search, clock, cursors: app.cursors });
   app.addHook('onClose', () => services.close());
-  registerCacheMetrics(app.metrics, services.searchCache);
+  const answers = registerAnswerCache(app, {
+    ttlMs: config.SEARCH_CACHE_TTL_MS,
+    maxBytes: config.SEARCH_RESPONSE_CACHE_MAX_MB * 1024 * 1024,
+    generation: () => services.searchCache.currentGeneration(),
+  });
+  registerCacheMetrics(app.metrics, services.searchCache, answers);
   const opts: ReadRouteOptions = { services, config };
   for (const route of ROUTES) await app.register(route, opts);
 }

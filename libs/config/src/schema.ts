@@ -384,6 +384,12 @@ export const envSchema = z.object({
    * refresh that changed it by more than that (250 ms at the default).
    */
   SEARCH_CACHE_GENERATION_POLL_MS: int(100, 10, 1000),
+  /**
+   * Memory for whole anonymous answers of the search routes (a repeated view is sent as kept,
+   * without validation, engine call or serialization), in MiB; they live as long as engine
+   * answers do (`SEARCH_CACHE_TTL_MS`, and the index generation).
+   */
+  SEARCH_RESPONSE_CACHE_MAX_MB: int(64, 1, 4096),
 });
 
 export type Env = z.infer<typeof envSchema>;

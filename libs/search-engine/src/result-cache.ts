@@ -32,6 +32,12 @@ export interface CachedReads {
 
 export interface ResultCache extends CachedReads {
   stats(): ResultCacheStats;
+  /**
+   * The index generation while its last reading is recent enough for cached answers to be served
+   * (off, never read, or not read lately: null). Other caches of answers derived from the index
+   * key by it, with the same staleness bound.
+   */
+  currentGeneration(): string | null;
   /** Ages (seconds) of the answers served from the cache since the last call (at most 10,000 kept). */
   takeServedAges(): number[];
   close(): void;
@@ -95,11 +101,16 @@ export function createResultCache(engine: SearchEngine, opts: ResultCacheOptions
   };
   if (opts.ttlMs > 0) void poll();
 
+  function current(t: number): string | null {
+    if (opts.ttlMs <= 0 || generation === null || t - readAt > opts.pollMs + FRESH_MARGIN_MS) return null;
+    return generation;
+  }
+
   function through<V>(op: string, index: string, body: Dsl, call: () => Promise<V>): Promise<V> {
     if (opts.ttlMs <= 0) return call();
     const t = now();
-    const gen = generation;
-    if (gen === null || t - readAt > opts.pollMs + FRESH_MARGIN_MS) {
+    const gen = current(t);
+    if (gen === null) {
       counts.bypassed++;
       return call();
     }
@@ -134,6 +145,7 @@ export function createResultCache(engine: SearchEngine, opts: ResultCacheOptions
   return {
     search: <T>(index: string, body: Dsl) => through('search', index, body, () => engine.search<T>(index, body)),
     count: (index: string, body: Dsl) => through('count', index, body, () => engine.count(index, body)),
+    currentGeneration: () => current(now()),
     stats() {
       return {
         ...counts,

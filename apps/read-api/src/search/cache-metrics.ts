@@ -1,13 +1,15 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { ResultCache } from '@guest/search-engine';
+import type { AnswerCache } from './answer-cache.ts';
 
 /**
- * The search result cache in `/metrics`: how calls were served (hit, miss, coalesced with one
- * under way, bypass while the index generation is not known), how many answers it holds, the
- * age of the generation reading (what bounds staleness) and the ages of the answers it served.
- * Read from the cache at each scrape.
+ * The two caches of the search routes in `/metrics`. Engine answers (`search_cache_*`): how calls
+ * were served (hit, miss, coalesced with one under way, bypass while the index generation is not
+ * known), how many answers it holds, the age of the generation reading (what bounds staleness)
+ * and the ages of the answers it served. Whole answers (`search_answer_cache_*`): how requests
+ * were served, the memory held and the ages of the answers sent. Read at each scrape.
  */
-export function registerCacheMetrics(registry: Registry, cache: ResultCache): void {
+export function registerCacheMetrics(registry: Registry, cache: ResultCache, answers: AnswerCache): void {
   new Counter({
     name: 'search_cache_requests_total',
     help: 'Search engine calls of the search routes by how the result cache served them.',
@@ -55,6 +57,46 @@ export function registerCacheMetrics(registry: Registry, cache: ResultCache): vo
     registers: [registry],
     collect() {
       for (const age of cache.takeServedAges()) this.observe(age);
+    },
+  });
+  new Counter({
+    name: 'search_answer_cache_requests_total',
+    help: 'Requests of the shared search routes by how the answer cache served them (bypass: signed in, a later page, or no current generation).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+    collect() {
+      const s = answers.stats();
+      this.reset();
+      this.inc({ outcome: 'hit' }, s.hits);
+      this.inc({ outcome: 'miss' }, s.misses);
+      this.inc({ outcome: 'bypass' }, s.bypassed);
+    },
+  });
+  new Gauge({
+    name: 'search_answer_cache_hit_ratio',
+    help: 'Share of requests of the shared search routes answered from the answer cache, since start.',
+    registers: [registry],
+    collect() {
+      const s = answers.stats();
+      const all = s.hits + s.misses + s.bypassed;
+      this.set(all ? s.hits / all : 0);
+    },
+  });
+  new Gauge({
+    name: 'search_answer_cache_bytes',
+    help: 'Memory held by whole answers kept by the answer cache (estimated).',
+    registers: [registry],
+    collect() {
+      this.set(answers.stats().bytes);
+    },
+  });
+  new Histogram({
+    name: 'search_answer_cache_served_age_seconds',
+    help: 'Age of the answers sent from the answer cache (time since the request that produced them started).',
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+    collect() {
+      for (const age of answers.takeServedAges()) this.observe(age);
     },
   });
 }

@@ -10,7 +10,10 @@ export default async function countRoute(app: FastifyInstance, { services }: Rea
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/search/count',
     {
-      config: { example: { query: { kind: 'stay', guests: 2, pets_allowed: true }, response: { count: 1 } } },
+      config: {
+        sharedAnswer: true,
+        example: { query: { kind: 'stay', guests: 2, pets_allowed: true }, response: { count: 1 } },
+      },
       schema: {
         tags: ['search'],
         summary: 'Number of listings matching the filters',

@@ -15,6 +15,7 @@ export default async function listingsRoute(
     '/v1/search/listings',
     {
       config: {
+        sharedAnswer: true,
         example: {
           query: { kind: 'stay', bbox: '98.2,7.7,98.5,8.1', guests: 2, sort: 'price_asc', limit: 2 },
           response: {

@@ -12,6 +12,7 @@ export default async function mapRoute(app: FastifyInstance, { services, config 
     '/v1/search/map',
     {
       config: {
+        sharedAnswer: true,
         example: {
           query: { kind: 'stay', bbox: '98.2,7.7,98.5,8.1', zoom: 12 },
           response: {

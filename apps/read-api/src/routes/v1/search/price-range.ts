@@ -11,6 +11,7 @@ export default async function priceRangeRoute(app: FastifyInstance, { services }
     '/v1/search/price-range',
     {
       config: {
+        sharedAnswer: true,
         example: {
           query: { kind: 'stay', currency: 'THB' },
           response: {

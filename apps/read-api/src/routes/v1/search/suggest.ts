@@ -11,6 +11,7 @@ export default async function suggestRoute(app: FastifyInstance, { services }: R
     '/v1/search/suggest',
     {
       config: {
+        sharedAnswer: true,
         example: {
           query: { q: 'kat', kind: 'all' },
           response: {
