@@ -24,8 +24,11 @@ import { eventScenarios } from './lib-events.ts';
  *    proxy to the engine, asks every path of every scenario once and records the engine
  *    requests each answer cost; then restarts the API talking to the engine directly.
  * 3. For each scenario and each of `--connections` (default 1,32): the API, then the captured
- *    engine requests replayed straight against the engine, `--duration` seconds each with
- *    autocannon, alternating, so both sides see the same machine load.
+ *    engine requests replayed straight against the engine, then the floor, `--duration`
+ *    seconds each with autocannon, alternating, so all sides see the same machine load. The
+ *    floor (`bench/floor-proxy.ts`) is a bare Node.js server that makes the same captured engine
+ *    requests per path and sends the engine's answer back: `floor ÷ eng` is what any Node.js
+ *    layer in front of the engine costs on these cores, `api ÷ floor` what the API adds to it.
  *
  * Engine figures are per API request: an API request that makes k engine requests (price range:
  * stats then histogram; suggest: places and listings side by side) is worth k engine requests,
@@ -55,6 +58,7 @@ const config: Config = { ...base, DATABASE_URL: dbUrl.toString(), INDEX_PREFIX: 
 const engineUrl = config.SEARCH_URL.replace(/\/+$/, '');
 const apiPort = config.PORT;
 const api = `http://127.0.0.1:${apiPort}`;
+const floorUrl = `http://127.0.0.1:${apiPort + 1}`;
 
 interface Captured {
   method: string;
@@ -95,6 +99,7 @@ async function main(): Promise<void> {
   let child = await startApi(`http://127.0.0.1:${proxy.port}`, false, false);
   let scenarios: Scenario[];
   let mix: Mix | null = null;
+  const byPath: Record<string, Captured[]> = {};
   try {
     scenarios = await buildScenarios();
     for (const s of scenarios) {
@@ -102,6 +107,7 @@ async function main(): Promise<void> {
       for (const p of s.paths) {
         proxy.recording = [];
         await getJson(api, p);
+        byPath[p] = proxy.recording;
         s.engine.push(...proxy.recording);
       }
       proxy.recording = null;
@@ -120,10 +126,13 @@ async function main(): Promise<void> {
     proxy.server.close();
   }
 
+  const floorFile = path.join(outDir, 'floor-captured.json');
+  fs.writeFileSync(floorFile, JSON.stringify(byPath));
+  const floor = scenarios.length ? await startFloor(floorFile) : null;
   child = await startApi(engineUrl, cpuProf, false);
   let rssMb = 0;
   const rows: Array<Record<string, unknown>> = [];
-  const raw: Array<{ scenario: string; api: Measured; engine: Measured; perApiRequest: number }> = [];
+  const raw: Array<{ scenario: string; api: Measured; engine: Measured; floor?: Measured; perApiRequest: number }> = [];
   try {
     for (const s of scenarios) {
       const perApiRequest = s.engine!.length / s.paths.length;
@@ -137,15 +146,19 @@ async function main(): Promise<void> {
       // Warm both sides (JIT, engine caches) before anything is timed.
       await run(`${s.name} warm-up`, api, 8, apiRequests, 1);
       await run(`${s.name} warm-up`, engineUrl, 8, engineRequests, 1);
+      await run(`${s.name} warm-up`, floorUrl, 8, apiRequests, 1);
       for (const c of connections) {
         const cpu0 = cpuMs(child);
         const a = await run(s.name, api, c, apiRequests, durationS);
         const cpuPerRequest = a.requests ? (cpuMs(child) - cpu0) / a.requests : 0;
         const e = await run(s.name, engineUrl, c, engineRequests, durationS);
+        const floorCpu0 = cpuMs(floor!);
+        const f = await run(s.name, floorUrl, c, apiRequests, durationS);
+        const floorCpuPerRequest = f.requests ? (cpuMs(floor!) - floorCpu0) / f.requests : 0;
         const eRps = e.rps / perApiRequest;
         const eP50 = e.p50_ms * perApiRequest;
         const eP99 = e.p99_ms * perApiRequest;
-        raw.push({ scenario: s.name, api: a, engine: e, perApiRequest });
+        raw.push({ scenario: s.name, api: a, engine: e, floor: f, perApiRequest });
         rows.push({
           scenario: s.name,
           conns: c,
@@ -160,13 +173,19 @@ async function main(): Promise<void> {
           'eng p99': round1(eP99),
           'ratio p99': (a.p99_ms / Math.max(eP99, 0.1)).toFixed(2),
           'api cpu ms/req': cpuPerRequest.toFixed(2),
-          errors: a.errors + e.errors + a.non2xx + e.non2xx,
+          'floor req/s': f.rps,
+          'floor ÷ eng': (f.rps / eRps).toFixed(2),
+          'api ÷ floor': (a.rps / Math.max(f.rps, 1)).toFixed(2),
+          'floor p99': f.p99_ms,
+          'floor cpu ms/req': floorCpuPerRequest.toFixed(2),
+          errors: a.errors + e.errors + a.non2xx + e.non2xx + f.errors + f.non2xx,
         });
       }
     }
   } finally {
     rssMb = apiRssMb(child);
     await stopApi(child);
+    if (floor) await stopApi(floor);
   }
   if (mix) {
     child = await startApi(engineUrl, false, true);
@@ -309,6 +328,32 @@ async function startApi(searchUrl: string, profile: boolean, cache: boolean): Pr
   }
   child.kill('SIGTERM');
   throw new BenchError(`the read API did not answer on ${api} within 60 s: see .data/bench/compare-api.log`);
+}
+
+/** `bench/floor-proxy.ts` on PORT + 1: the captured engine requests behind the least a Node.js server does. */
+async function startFloor(file: string): Promise<ChildProcess> {
+  const log = fs.openSync(path.join(outDir, 'compare-floor.log'), 'a');
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'bench/floor-proxy.ts', String(apiPort + 1), engineUrl, file],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', log] },
+  );
+  fs.closeSync(log);
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      if (d.toString().includes('listening')) resolve();
+    });
+    child.once('exit', (code) =>
+      reject(new BenchError(`the floor proxy exited (${code}): see .data/bench/compare-floor.log`)),
+    );
+  });
+  await Promise.race([
+    ready,
+    sleep(60_000).then(() => {
+      throw new BenchError('the floor proxy did not start within 60 s');
+    }),
+  ]);
+  return child;
 }
 
 async function stopApi(child: ChildProcess): Promise<void> {
@@ -455,7 +500,7 @@ function buildMix(): Mix {
 async function measureMix(
   mix: Mix,
   rows: Array<Record<string, unknown>>,
-  raw: Array<{ scenario: string; api: Measured; engine: Measured; perApiRequest: number }>,
+  raw: Array<{ scenario: string; api: Measured; engine: Measured; floor?: Measured; perApiRequest: number }>,
 ): Promise<void> {
   // One sequence: four of five requests a repeated view (in a fixed pseudo-random order), the
   // fifth the next view of the unique pool.
