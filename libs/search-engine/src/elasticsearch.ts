@@ -1,4 +1,5 @@
 import { Client, errors } from '@elastic/elasticsearch';
+import { createHttpReads, indexPath } from './http-reads.ts';
 import { deleteByScan, GENERATION_FILTER_PATH, generationOf, SEARCH_FILTER_PATH, searchResult } from './portable.ts';
 import type { BulkResult, Dsl, HealthStatus, ScanHit, SearchEngine } from './types.ts';
 
@@ -9,6 +10,7 @@ import type { BulkResult, Dsl, HealthStatus, ScanHit, SearchEngine } from './typ
  */
 export function createElasticsearchEngine(url: string, opts: { requestTimeoutMs?: number } = {}): SearchEngine {
   const client = new Client({ node: url, requestTimeout: opts.requestTimeoutMs ?? 10_000 });
+  const reads = createHttpReads(url, { requestTimeoutMs: opts.requestTimeoutMs ?? 10_000 });
   const engine: SearchEngine = {
     engine: 'elasticsearch',
     async ping(indexPattern) {
@@ -20,12 +22,12 @@ export function createElasticsearchEngine(url: string, opts: { requestTimeoutMs?
       return { engine: 'elasticsearch', version: String(info.version?.number ?? 'unknown') };
     },
     async search<T>(index: string, body: Dsl, params: Record<string, unknown> = {}) {
-      const b = await client.search({ index, ...body, filter_path: SEARCH_FILTER_PATH, ...params } as never);
+      const b = await reads.post(`${indexPath(index)}/_search`, body, { filter_path: SEARCH_FILTER_PATH, ...params });
       return searchResult<T>(b);
     },
     async count(index, body) {
-      const res = await client.count({ index, ...body, filter_path: 'count' } as never);
-      return res.count;
+      const b = await reads.post<{ count: number }>(`${indexPath(index)}/_count`, body, { filter_path: 'count' });
+      return b.count;
     },
     async bulk(operations, opts = {}) {
       const res = await client.bulk({ operations: operations as never, refresh: opts.refresh as never });
@@ -110,7 +112,9 @@ export function createElasticsearchEngine(url: string, opts: { requestTimeoutMs?
         if (scrollId) await client.clearScroll({ scroll_id: scrollId }).catch(() => {});
       }
     },
-    close: () => client.close(),
+    close: async () => {
+      await Promise.all([client.close(), reads.close()]);
+    },
   };
   return engine;
 }

@@ -1,10 +1,12 @@
 import { Client } from '@opensearch-project/opensearch';
+import { createHttpReads, indexPath } from './http-reads.ts';
 import { deleteByScan, GENERATION_FILTER_PATH, generationOf, SEARCH_FILTER_PATH, searchResult } from './portable.ts';
 import type { BulkResult, Dsl, HealthStatus, ScanHit, SearchEngine } from './types.ts';
 
 /** The OpenSearch adapter, on `@opensearch-project/opensearch` (responses under `.body`). */
 export function createOpenSearchEngine(url: string, opts: { requestTimeoutMs?: number } = {}): SearchEngine {
   const client = new Client({ node: url, requestTimeout: opts.requestTimeoutMs ?? 10_000 });
+  const reads = createHttpReads(url, { requestTimeoutMs: opts.requestTimeoutMs ?? 10_000 });
   const engine: SearchEngine = {
     engine: 'opensearch',
     async ping(indexPattern) {
@@ -17,12 +19,12 @@ export function createOpenSearchEngine(url: string, opts: { requestTimeoutMs?: n
       return { engine: 'opensearch', version: String((info.body as any)?.version?.number ?? 'unknown') };
     },
     async search<T>(index: string, body: Dsl, params: Record<string, unknown> = {}) {
-      const res = await client.search({ index, body, filter_path: SEARCH_FILTER_PATH, ...params } as never);
-      return searchResult<T>(res.body);
+      const b = await reads.post(`${indexPath(index)}/_search`, body, { filter_path: SEARCH_FILTER_PATH, ...params });
+      return searchResult<T>(b);
     },
     async count(index, body) {
-      const res = await client.count({ index, body, filter_path: 'count' } as never);
-      return (res.body as { count: number }).count;
+      const b = await reads.post<{ count: number }>(`${indexPath(index)}/_count`, body, { filter_path: 'count' });
+      return b.count;
     },
     async bulk(operations, opts = {}) {
       const res = await client.bulk({ body: operations as never, refresh: opts.refresh as never });
@@ -105,7 +107,9 @@ export function createOpenSearchEngine(url: string, opts: { requestTimeoutMs?: n
         if (scrollId) await client.clearScroll({ scroll_id: scrollId } as never).catch(() => {});
       }
     },
-    close: () => client.close(),
+    close: async () => {
+      await Promise.all([client.close(), reads.close()]);
+    },
   };
   return engine;
 }
