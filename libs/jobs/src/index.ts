@@ -1,8 +1,10 @@
 import { PgBoss, type Db, type Job as BossJob, type QueuePolicy, type SendOptions } from 'pg-boss';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { schema, type Database, type DbTx } from '@guest/db';
+import { upgradeFromV10, type JobsLogger } from './upgrade-v10.ts';
 
 export { sendInTransaction, type JobsDatabase } from './send-in-transaction.ts';
+export { upgradeFromV10, type JobsLogger } from './upgrade-v10.ts';
 export type { PgBoss, SendOptions };
 export type Job<T> = BossJob<T>;
 /** What `send` runs its insert on: pg-boss' own pool, or an open transaction (`inTransaction`). */
@@ -35,7 +37,11 @@ export interface Jobs {
   work<T>(queue: string, opts: WorkOptions, handler: (jobs: Job<T>[]) => Promise<unknown>): Promise<string>;
 }
 
-export function createJobs(opts: { connectionString: string; schema: string; max?: number }): Jobs {
+/**
+ * `log` hears the one-time upgrade of a pg-boss 10 schema (`upgradeFromV10`), which runs before
+ * pg-boss starts; nothing else is logged here.
+ */
+export function createJobs(opts: { connectionString: string; schema: string; max?: number; log?: JobsLogger }): Jobs {
   const boss = new PgBoss({
     connectionString: opts.connectionString,
     schema: opts.schema,
@@ -49,6 +55,8 @@ export function createJobs(opts: { connectionString: string; schema: string; max
     boss,
     async start(queues) {
       if (!started) {
+        // 12.x refuses a schema made by 10.x (version 24) and migrates from 25 only: ours moves it.
+        await upgradeFromV10({ connectionString: opts.connectionString, schema: opts.schema, log: opts.log });
         await boss.start();
         started = true;
       }
