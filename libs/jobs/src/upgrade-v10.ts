@@ -15,6 +15,13 @@ const COPY_BATCH = 500;
 
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
+/**
+ * pg-boss 10's own queues (`__pgboss__send-it`, which carried cron firings) are not ours to
+ * copy: pg-boss 12 makes its own (same name, its own payloads) and fires the re-created
+ * schedules itself.
+ */
+const NOT_INTERNAL = `name not like '\\_\\_pgboss\\_\\_%'`;
+
 interface V10Queue {
   name: string;
   policy: string | null;
@@ -141,7 +148,9 @@ export async function upgradeFromV10(opts: {
 }
 
 async function recreateQueues(client: pg.Client, boss: PgBoss, old: string, log: JobsLogger | undefined) {
-  const queues = (await client.query<V10Queue>(`select * from ${quoted(old)}.queue order by name`)).rows;
+  const queues = (
+    await client.query<V10Queue>(`select * from ${quoted(old)}.queue where ${NOT_INTERNAL} order by name`)
+  ).rows;
   // Dead letter queues are named after all queues exist: pg-boss requires the target to exist.
   for (const q of queues) {
     await boss.createQueue(q.name, {
@@ -155,7 +164,9 @@ async function recreateQueues(client: pg.Client, boss: PgBoss, old: string, log:
   }
   for (const q of queues) if (q.dead_letter) await boss.updateQueue(q.name, { deadLetter: q.dead_letter });
 
-  const schedules = (await client.query<V10Schedule>(`select * from ${quoted(old)}.schedule order by name`)).rows;
+  const schedules = (
+    await client.query<V10Schedule>(`select * from ${quoted(old)}.schedule where ${NOT_INTERNAL} order by name`)
+  ).rows;
   for (const s of schedules) {
     await boss.schedule(s.name, s.cron, s.data, { ...(s.options ?? {}), tz: s.timezone ?? 'UTC' });
   }
@@ -174,7 +185,7 @@ async function copyJobs(client: pg.Client, boss: PgBoss, schema: string, old: st
               greatest(1, ceil(extract(epoch from keep_until - start_after)))::int as retention_seconds,
               dead_letter
          from ${quoted(old)}.job
-        where state in ('created', 'retry', 'active')
+        where state in ('created', 'retry', 'active') and ${NOT_INTERNAL}
         order by name, created_on, id`,
     );
     const byQueue = new Map<string, JobInsert[]>();
