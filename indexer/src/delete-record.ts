@@ -51,7 +51,7 @@ export async function deleteCatalogRecord(
       .values({ entity, entityId: row.id, version: sql`nextval('catalog_version_seq')` as unknown as number })
       .returning({ version: schema.catalogOutbox.version });
     // The worker's pg-boss job, queued in this transaction: it exists exactly when the delete commits.
-    await signalCatalogChanges(jobDb, database.jobsSchema);
+    await signalCatalogChanges(jobDb, database);
     return { entity, externalId, id: row.id, version: change!.version };
   });
 }

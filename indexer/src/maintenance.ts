@@ -41,7 +41,7 @@ export interface Maintenance {
  * forget one.
  */
 export async function startMaintenance(rt: Runtime, log: Logger): Promise<Maintenance> {
-  const jobs = createJobs({ connectionString: rt.config.DATABASE_URL, schema: rt.config.JOBS_SCHEMA });
+  const jobs = createJobs({ connectionString: rt.config.DATABASE_URL, schema: rt.config.JOBS_SCHEMA, log });
   await jobs.start(MAINTENANCE_JOBS.map(({ name }) => ({ name, retryLimit: 5, retryDelay: 60, retryBackoff: true })));
   for (const job of MAINTENANCE_JOBS) {
     await jobs.boss.schedule(job.name, job.cron, {});

@@ -175,7 +175,7 @@ export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions 
              where id <= ${startOutboxId} and processed_at is null and dead_at is null`,
       );
     }
-    if (requeued.rowCount) await signalCatalogChanges(jobDb, rt.database.jobsSchema);
+    if (requeued.rowCount) await signalCatalogChanges(jobDb, rt.database);
   });
   const seconds = (Date.now() - started) / 1000;
   const total = documents.listings + documents.places + documents.events;

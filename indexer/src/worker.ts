@@ -45,7 +45,7 @@ export async function startOutboxWorker(rt: Runtime, log: Logger): Promise<Outbo
   const totals = { applied: 0, failed: 0, dead: 0, documents: 0 };
   let stopped = false;
 
-  const jobs = createJobs({ connectionString: rt.config.DATABASE_URL, schema: rt.config.JOBS_SCHEMA });
+  const jobs = createJobs({ connectionString: rt.config.DATABASE_URL, schema: rt.config.JOBS_SCHEMA, log });
   await jobs.start([catalogChangesQueueSpec]);
   // Writers that found no queue yet (see `signalCatalogChanges`) commit before the first drain.
   await rt.database.pool.query(SIGNAL_LOCK_SQL('exclusive'));

@@ -93,7 +93,7 @@ async function writeApiPlugin(app: FastifyInstance): Promise<void> {
 
   // Mail leaves through the outbox and a pg-boss queue; the queue must exist before any
   // request can send to it.
-  const jobs = createJobs({ connectionString: config.DATABASE_URL, schema: config.JOBS_SCHEMA });
+  const jobs = createJobs({ connectionString: config.DATABASE_URL, schema: config.JOBS_SCHEMA, log: app.log });
   await jobs.start([mailQueueSpec, passwordResetQueueSpec, lockoutNoticeQueueSpec]);
   const transport = transportFromConfig(config);
 

@@ -296,7 +296,7 @@ export async function importCatalogRecords(
     for (const batch of chunks(outbox, 5000)) await dbTx.insert(schema.catalogOutbox).values(batch);
     stats.outboxRows = outbox.length;
     // The worker's pg-boss job, queued in this transaction: it exists exactly when the rows commit.
-    if (outbox.length) await signalCatalogChanges(jobDb, database.jobsSchema);
+    if (outbox.length) await signalCatalogChanges(jobDb, database);
   });
   return stats;
 }

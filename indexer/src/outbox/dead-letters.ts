@@ -34,7 +34,7 @@ export async function replayDeadLetters(database: Database, ids?: number[]): Pro
       sql`update catalog_outbox set dead_at = null, attempts = 0, next_attempt_at = now()
            where dead_at is not null and (${ids ?? null}::bigint[] is null or id = any(${ids ?? null}::bigint[]))`,
     );
-    if (res.rowCount) await signalCatalogChanges(jobDb, database.jobsSchema);
+    if (res.rowCount) await signalCatalogChanges(jobDb, database);
     return res.rowCount ?? 0;
   });
 }

@@ -94,7 +94,7 @@ export async function drainOnce(database: Database, deps: ApplyDeps, opts: Drain
         'select min(next_attempt_at) as at from catalog_outbox where id = any($1::bigint[]) and dead_at is null',
         [retrying],
       );
-      if (due[0]?.at) await signalCatalogChanges(jobDbOf(client), database.jobsSchema, due[0].at);
+      if (due[0]?.at) await signalCatalogChanges(jobDbOf(client), database, due[0].at);
     }
     result.applied = ok.length;
     await client.query('commit');

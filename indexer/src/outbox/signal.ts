@@ -1,4 +1,4 @@
-import { sendInTransaction, type JobDb, type QueueSpec } from '@guest/jobs';
+import { sendInTransaction, type JobDb, type JobsDatabase, type QueueSpec } from '@guest/jobs';
 
 /** The pg-boss queue whose jobs say "outbox rows are due": the worker drains them with `drainOnce`. */
 export const CATALOG_CHANGES_QUEUE = 'catalog-changes';
@@ -36,19 +36,19 @@ export const SIGNAL_LOCK_SQL = (mode: 'shared' | 'exclusive') =>
  * spec): a job already queued for the same moment is enough.
  *
  * Before any worker has started on this database there is no pg-boss schema or no queue, and
- * nothing is queued: every worker drains once on start, after creating the queue. The shared
- * advisory lock closes the gap between the two: a worker waits for writers that checked before
- * the queue existed to commit, then drains, so their rows are seen.
+ * nothing is queued (`sendInTransaction` checks on `db`): every worker drains once on start,
+ * after creating the queue. The shared advisory lock closes the gap between the two: a worker
+ * waits for writers that checked before the queue existed to commit, then drains, so their rows
+ * are seen.
  */
-export async function signalCatalogChanges(db: JobDb, jobsSchema: string, dueAt?: Date): Promise<void> {
+export async function signalCatalogChanges(db: JobDb, database: JobsDatabase, dueAt?: Date): Promise<void> {
   await db.executeSql(SIGNAL_LOCK_SQL('shared'), []);
-  // After the lock, in a statement of its own: it must see a queue created before the lock was granted.
-  const { rows } = await db.executeSql('select to_regclass($1) is not null as installed', [`${jobsSchema}.queue`]);
-  if (!rows[0]?.installed) return;
+  // After the lock: the queue check in `sendInTransaction`, a statement of its own, must see a
+  // queue created before the lock was granted.
   const opts = dueAt
     ? { startAfter: dueAt, singletonKey: `retry:${Math.ceil(dueAt.getTime() / 1000)}` }
     : { singletonKey: DUE_NOW };
-  await sendInTransaction(jobsSchema, db, CATALOG_CHANGES_QUEUE, {}, opts);
+  await sendInTransaction(database, db, CATALOG_CHANGES_QUEUE, {}, opts);
   // Delivered at commit to workers listening (`startOutboxWorker`): they drain at once instead of
   // when their next poll fetches the job (which stays, for workers that do not listen).
   if (!dueAt) await db.executeSql(`select pg_notify('${CATALOG_CHANGES_CHANNEL}', '')`, []);

@@ -40,6 +40,12 @@ export async function indexerStats(database: { pool: SqlRunner }): Promise<Index
  * Jobs waiting in each pg-boss queue (created or waiting for a retry), by queue name, read from
  * pg-boss' own table in `jobsSchema` (pass `runtime.database`). Empty until pg-boss has made its
  * schema. For the queue-depth metric beside `indexerStats`.
+ *
+ * pg-boss 12 keeps jobs in `job`, a table partitioned by queue name: `job_common` holds every
+ * queue without a table of its own, and a queue created with `partition: true` gets one. Reading
+ * `job` covers them all (a partition alone would miss the others); `name` and `state` mean what
+ * they meant in 10. Its `queue` table also counts queued jobs, but only as of pg-boss' last
+ * monitoring pass, and a scrape must see a job as soon as it is committed.
  */
 export async function jobQueueDepths(database: {
   pool: SqlRunner;

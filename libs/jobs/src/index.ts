@@ -1,11 +1,14 @@
-import PgBoss from 'pg-boss';
+import { PgBoss, type Db, type Job as BossJob, type QueuePolicy, type SendOptions } from 'pg-boss';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { schema, type Database, type DbTx } from '@guest/db';
+import { upgradeFromV10, type JobsLogger } from './upgrade-v10.ts';
 
-export type { PgBoss };
-export type Job<T> = PgBoss.Job<T>;
+export { sendInTransaction, type JobsDatabase } from './send-in-transaction.ts';
+export { upgradeFromV10, type JobsLogger } from './upgrade-v10.ts';
+export type { PgBoss, SendOptions };
+export type Job<T> = BossJob<T>;
 /** What `send` runs its insert on: pg-boss' own pool, or an open transaction (`inTransaction`). */
-export type JobDb = PgBoss.Db;
+export type JobDb = Db;
 
 export interface QueueSpec {
   name: string;
@@ -14,7 +17,7 @@ export interface QueueSpec {
   retryBackoff?: boolean;
   expireInSeconds?: number;
   /** pg-boss queue policy, e.g. `short`: at most one queued (not yet fetched) job per singleton key. */
-  policy?: PgBoss.QueuePolicy;
+  policy?: QueuePolicy;
 }
 
 export interface WorkOptions {
@@ -30,11 +33,15 @@ export interface Jobs {
   readonly boss: PgBoss;
   start(queues: QueueSpec[]): Promise<void>;
   stop(): Promise<void>;
-  send<T extends object>(queue: string, data: T, opts?: PgBoss.SendOptions): Promise<string | null>;
+  send<T extends object>(queue: string, data: T, opts?: SendOptions): Promise<string | null>;
   work<T>(queue: string, opts: WorkOptions, handler: (jobs: Job<T>[]) => Promise<unknown>): Promise<string>;
 }
 
-export function createJobs(opts: { connectionString: string; schema: string; max?: number }): Jobs {
+/**
+ * `log` hears the one-time upgrade of a pg-boss 10 schema (`upgradeFromV10`), which runs before
+ * pg-boss starts; nothing else is logged here.
+ */
+export function createJobs(opts: { connectionString: string; schema: string; max?: number; log?: JobsLogger }): Jobs {
   const boss = new PgBoss({
     connectionString: opts.connectionString,
     schema: opts.schema,
@@ -48,50 +55,24 @@ export function createJobs(opts: { connectionString: string; schema: string; max
     boss,
     async start(queues) {
       if (!started) {
+        // 12.x refuses a schema made by 10.x (version 24) and migrates from 25 only: ours moves it.
+        await upgradeFromV10({ connectionString: opts.connectionString, schema: opts.schema, log: opts.log });
         await boss.start();
         started = true;
       }
       for (const q of queues) {
         const { name, ...options } = q;
-        await boss.createQueue(name, { name, ...options });
+        await boss.createQueue(name, options);
       }
     },
     async stop() {
       if (!started) return;
       started = false;
-      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      await boss.stop({ graceful: true, timeout: 10_000 });
     },
     send: (queue, data, sendOpts) => boss.send(queue, data, sendOpts ?? {}),
     work: (queue, workOpts, handler) => boss.work(queue, workOpts, handler),
   };
-}
-
-const senders = new Map<string, PgBoss>();
-
-/**
- * Sends a job through the caller's own connection (`db`, usually an open transaction) without a
- * started pg-boss: for code that writes in a transaction and only needs to queue work (the job
- * exists exactly when the transaction commits). Nothing is inserted when `queue` does not exist.
- */
-export function sendInTransaction(
-  jobsSchema: string,
-  db: JobDb,
-  queue: string,
-  data: object,
-  opts: PgBoss.SendOptions = {},
-): Promise<string | null> {
-  let boss = senders.get(jobsSchema);
-  if (!boss) {
-    // A pg-boss that never starts and owns no pool: only its `send` (insert SQL) is used.
-    boss = new PgBoss({
-      schema: jobsSchema,
-      db: {
-        executeSql: () => Promise.reject(new Error('sendInTransaction always passes its own db')),
-      },
-    });
-    senders.set(jobsSchema, boss);
-  }
-  return boss.send(queue, data, { ...opts, db });
 }
 
 /**
