@@ -47,6 +47,7 @@ const only = argValue('only', '');
 const cpuProf = process.argv.includes('--cpu-prof');
 const withMix = !process.argv.includes('--no-mix');
 const mixUnique = Number(argValue('mix-unique', '1500'));
+const apiProcesses = Number(argValue('api-processes', '1'));
 const outDir = path.join(repoRoot, '.data/bench');
 
 const base = loadConfigOrExit();
@@ -288,46 +289,70 @@ async function startCaptureProxy(): Promise<{ server: http.Server; port: number;
   return state;
 }
 
-/** The read API alone, as `apps/read-api/src/main.ts` runs it, on PORT, with the bench's data. */
-async function startApi(searchUrl: string, profile: boolean, cache: boolean): Promise<ChildProcess> {
-  const log = fs.openSync(path.join(outDir, 'compare-api.log'), 'a');
+/**
+ * The read API alone, as `apps/read-api/src/main.ts` runs it, on PORT, with the bench's data:
+ * `--api-processes` processes sharing the port (`HTTP_REUSE_PORT`) when more than one.
+ */
+async function startApi(searchUrl: string, profile: boolean, cache: boolean): Promise<ChildProcess[]> {
   const args = [
     ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(outDir, 'prof')}`] : []),
     '--import',
     'tsx',
     'apps/read-api/src/main.ts',
   ];
-  const child = spawn(process.execPath, args, {
-    cwd: repoRoot,
-    stdio: ['ignore', log, log],
-    env: {
-      ...process.env,
-      DATABASE_URL: config.DATABASE_URL,
-      INDEX_PREFIX: prefix,
-      SEARCH_URL: searchUrl,
-      OPENSEARCH_URL: searchUrl,
-      PORT: String(apiPort),
-      // Every request of a benchmark comes from one address: the limit is counted, never reached.
-      RATE_LIMIT_ADDRESS_PER_MIN: '1000000000',
-      // The scenarios repeat a few paths: with the result cache they would time the cache. It is
-      // on only for the mix of repeated views, which is what it is for.
-      ...(cache ? {} : { SEARCH_CACHE_TTL_MS: '0' }),
-    },
+  const logs = Array.from({ length: apiProcesses }, (_, i) =>
+    path.join(outDir, apiProcesses > 1 ? `compare-api-${i + 1}.log` : 'compare-api.log'),
+  );
+  const children = logs.map((file) => {
+    const size = fs.existsSync(file) ? fs.statSync(file).size : 0;
+    const log = fs.openSync(file, 'a');
+    const child = spawn(process.execPath, args, {
+      cwd: repoRoot,
+      stdio: ['ignore', log, log],
+      env: {
+        ...process.env,
+        DATABASE_URL: config.DATABASE_URL,
+        INDEX_PREFIX: prefix,
+        SEARCH_URL: searchUrl,
+        OPENSEARCH_URL: searchUrl,
+        PORT: String(apiPort),
+        ...(apiProcesses > 1 ? { HTTP_REUSE_PORT: 'true' } : {}),
+        // Every request of a benchmark comes from one address: the limit is counted, never reached.
+        RATE_LIMIT_ADDRESS_PER_MIN: '1000000000',
+        // The scenarios repeat a few paths: with the result cache they would time the cache. It is
+        // on only for the mix of repeated views, which is what it is for.
+        ...(cache ? {} : { SEARCH_CACHE_TTL_MS: '0' }),
+      },
+    });
+    fs.closeSync(log);
+    return { child, file, size };
   });
-  fs.closeSync(log);
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null)
-      throw new BenchError(`the read API exited (${child.exitCode}): see .data/bench/compare-api.log`);
+  const listening = ({ file, size }: { file: string; size: number }) => {
+    const fd = fs.openSync(file, 'r');
     try {
-      const res = await fetch(`${api}/health`);
-      if (res.status < 500) return child;
-    } catch {
-      // not listening yet
+      const buf = Buffer.alloc(Math.max(0, fs.fstatSync(fd).size - size));
+      fs.readSync(fd, buf, 0, buf.length, size);
+      return buf.toString('utf8').includes('Server listening');
+    } finally {
+      fs.closeSync(fd);
+    }
+  };
+  for (let i = 0; i < 300; i++) {
+    const dead = children.find((c) => c.child.exitCode !== null);
+    if (dead)
+      throw new BenchError(`the read API exited (${dead.child.exitCode}): see ${path.relative(repoRoot, dead.file)}`);
+    if (children.every(listening)) {
+      try {
+        const res = await fetch(`${api}/health`);
+        if (res.status < 500) return children.map((c) => c.child);
+      } catch {
+        // not answering yet
+      }
     }
     await sleep(200);
   }
-  child.kill('SIGTERM');
-  throw new BenchError(`the read API did not answer on ${api} within 60 s: see .data/bench/compare-api.log`);
+  for (const c of children) c.child.kill('SIGTERM');
+  throw new BenchError(`the read API did not answer on ${api} within 60 s: see .data/bench/compare-api*.log`);
 }
 
 /** `bench/floor-proxy.ts` on PORT + 1: the captured engine requests behind the least a Node.js server does. */
@@ -356,15 +381,23 @@ async function startFloor(file: string): Promise<ChildProcess> {
   return child;
 }
 
-async function stopApi(child: ChildProcess): Promise<void> {
+async function stopApi(children: ChildProcess | ChildProcess[]): Promise<void> {
+  await Promise.all((Array.isArray(children) ? children : [children]).map(stopOne));
+}
+
+async function stopOne(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   child.kill('SIGTERM');
   await Promise.race([once(child, 'exit'), sleep(15_000)]);
   if (child.exitCode === null) child.kill('SIGKILL');
 }
 
-/** CPU time (user + system) the process has used so far, in ms. */
-function cpuMs(child: ChildProcess): number {
+/** CPU time (user + system) the processes have used so far, in ms. */
+function cpuMs(children: ChildProcess | ChildProcess[]): number {
+  return (Array.isArray(children) ? children : [children]).reduce((sum, c) => sum + cpuMsOf(c), 0);
+}
+
+function cpuMsOf(child: ChildProcess): number {
   try {
     const stat = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -375,7 +408,11 @@ function cpuMs(child: ChildProcess): number {
   }
 }
 
-function apiRssMb(child: ChildProcess): number {
+function apiRssMb(children: ChildProcess[]): number {
+  return children.reduce((sum, c) => sum + rssMbOf(c), 0);
+}
+
+function rssMbOf(child: ChildProcess): number {
   try {
     const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
     const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);

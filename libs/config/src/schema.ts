@@ -129,6 +129,12 @@ export const envSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: int(8080, 0, 65535),
   /**
+   * Listen with SO_REUSEPORT: several processes of the same app on one HOST:PORT, the kernel
+   * spreading connections between them (a second read API process on a machine whose engine
+   * leaves CPU free). Off by default: a second process on a taken port should fail, not share it.
+   */
+  HTTP_REUSE_PORT: bool.default(false),
+  /**
    * The base URL clients reach this API at (scheme, host, optional port and path prefix), for the
    * absolute URLs it hands out (`avatar_url`, `/v1/config` map resources, `/v1/nodes` origin);
    * never taken from a request's Host header. Required in production; elsewhere

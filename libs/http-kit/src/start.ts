@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfigOrExit, repoRoot, type Config } from '@guest/config';
 import { createRuntime, type Runtime } from '@guest/runtime';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyListenOptions } from 'fastify';
 import { createServer, type AppPlugin } from './server.ts';
 import { installGracefulShutdown } from './shutdown.ts';
 
@@ -25,6 +25,13 @@ export async function runHttpServer(
   const app = await createServer({ runtime, apps, version: packageVersion() });
   if (opts.prepare) await opts.prepare(app, runtime);
   installGracefulShutdown(app, () => runtime.close(), config.SHUTDOWN_GRACE_MS);
-  await app.listen({ host: config.HOST, port: opts.port ?? config.PORT });
+  // Fastify hands its listen options to Node's `server.listen`, which knows `reusePort` (Linux,
+  // Node.js 22.12 and later); Fastify's own type does not list it yet.
+  const listen: FastifyListenOptions & { reusePort?: boolean } = {
+    host: config.HOST,
+    port: opts.port ?? config.PORT,
+    reusePort: config.HTTP_REUSE_PORT,
+  };
+  await app.listen(listen);
   return { app, runtime };
 }
