@@ -8,7 +8,7 @@ import { Pool, type Dispatcher } from 'undici';
  * every other operation stays on the official client.
  *
  * Failures look as the official clients' do, so the error path is one for all calls: an HTTP
- * status of 400 or more is a `ResponseError` with `meta.statusCode` and `meta.body`; a refused,
+ * status of 400 or more is a `ResponseError` with `statusCode`, `meta.statusCode` and `meta.body`; a refused,
  * reset or closed connection a `ConnectionError`; no answer in time a `TimeoutError`. A read
  * on a kept-alive connection that the engine closed meanwhile (it restarted) is tried once more
  * on a fresh one.
@@ -25,6 +25,11 @@ export class EngineResponseError extends Error {
     message: string,
   ) {
     super(message);
+  }
+
+  /** As on the official clients' errors: the error path reads an engine's 400 from it. */
+  get statusCode(): number {
+    return this.meta.statusCode;
   }
 }
 

@@ -55,6 +55,7 @@ export default async function placesRoutes(app: FastifyInstance, { services }: R
             .number()
             .int()
             .min(1)
+            .max(2_147_483_647)
             .optional()
             .meta({ description: 'Only the children of this place.' }),
           level: z.enum(PLACE_LEVELS).optional(),
