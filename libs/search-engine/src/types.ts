@@ -86,7 +86,8 @@ export interface ClusterHealth {
 export interface SearchResult<T> {
   took: number;
   total: number;
-  hits: Array<{ _id: string; _score: number | null; _source: T; sort?: unknown[] }>;
+  /** `_id` and `_source` are absent when the request loads no stored field (`stored_fields: _none_`). */
+  hits: Array<{ _id: string; _score: number | null; _source: T; fields?: Record<string, unknown[]>; sort?: unknown[] }>;
   aggregations?: Record<string, any>;
 }
 

@@ -53,7 +53,9 @@ describe('map requests', () => {
   it('points: at most the cap, only what a marker needs', () => {
     const body = buildPointsRequest(SearchFilters.parse({}), ctx, 500) as any;
     expect(body.size).toBe(500);
-    expect(body._source).toEqual(['id', 'kind', 'location', 'price_minor', 'currency']);
+    expect(body._source).toBe(false);
+    expect(body.stored_fields).toBe('_none_');
+    expect(body.docvalue_fields).toEqual(['id', 'kind', 'location', 'price_minor', 'currency']);
     expect(body.query).toEqual({ bool: { filter: [{ term: { has_point: true } }] } });
   });
 
@@ -76,17 +78,38 @@ describe('map requests', () => {
 });
 
 describe('samplePoints', () => {
-  const cell = (...ids: number[]) => ({ best: { hits: { hits: ids.map((id) => ({ _source: { id } })) } } });
+  const doc = (id: number) => ({
+    id,
+    kind: 'stay' as const,
+    location: { lat: 7.9, lon: 98.3 },
+    price_minor: 100,
+    currency: 'THB',
+  });
+  // As the engine gives doc values: arrays, the geo point as "lat, lon" text.
+  const cell = (...ids: number[]) => ({
+    best: {
+      hits: {
+        hits: ids.map((id) => ({
+          fields: {
+            id: [id],
+            kind: ['stay'],
+            location: ['7.8999999, 98.3000001'],
+            price_minor: [100],
+            currency: ['THB'],
+          },
+        })),
+      },
+    },
+  });
 
   it('takes each cell best first, round-robin, then tops up from the rank order without repeats', () => {
     const aggs = { cells: { buckets: [cell(1, 2, 3), cell(10), cell(20, 21)] } };
-    expect(samplePoints(aggs, [{ id: 99 }], 4).map((p) => p.id)).toEqual([1, 10, 20, 2]);
-    expect(samplePoints(aggs, [{ id: 1 }, { id: 98 }, { id: 99 }], 8).map((p) => p.id)).toEqual([
-      1, 10, 20, 2, 21, 3, 98, 99,
-    ]);
+    expect(samplePoints(aggs, [doc(99)], 4).map((p) => p.id)).toEqual([1, 10, 20, 2]);
+    expect(samplePoints(aggs, [], 1)[0]).toEqual(doc(1));
+    expect(samplePoints(aggs, [doc(1), doc(98), doc(99)], 8).map((p) => p.id)).toEqual([1, 10, 20, 2, 21, 3, 98, 99]);
   });
 
   it('no cells: the rank order alone', () => {
-    expect(samplePoints(undefined, [{ id: 5 }, { id: 6 }], 1).map((p) => p.id)).toEqual([5]);
+    expect(samplePoints(undefined, [doc(5), doc(6)], 1).map((p) => p.id)).toEqual([5]);
   });
 });

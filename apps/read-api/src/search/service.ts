@@ -24,8 +24,9 @@ import {
   buildPointsRequest,
   buildSampledPointsRequest,
   samplePoints,
+  pointFromFields,
   toMapPoint,
-  type POINT_SOURCE,
+  type MapPointDoc,
 } from './map.ts';
 import {
   buildHistogramRequest,
@@ -206,12 +207,9 @@ export function createSearchService(deps: SearchServiceDeps) {
         const { clusters, truncated } = parseClusters(res.aggregations, cap);
         return { clusters, points: [], total: res.total, truncated };
       }
-      const res = await cached.search<Pick<ListingDocument, (typeof POINT_SOURCE)[number]>>(
-        indices.listings,
-        buildPointsRequest(filters, ctx, cap),
-      );
+      const res = await cached.search(indices.listings, buildPointsRequest(filters, ctx, cap));
       const truncated = res.total > res.hits.length;
-      let docs = res.hits.map((h) => h._source);
+      let docs = res.hits.map((h) => pointFromFields(h.fields)).filter((d): d is MapPointDoc => d !== null);
       if (truncated) {
         const sampled = await cached.search(indices.listings, buildSampledPointsRequest(filters, ctx, zoom, cap));
         docs = samplePoints(sampled.aggregations, docs, cap);
