@@ -3,6 +3,7 @@ import {
   eventTextFilters,
   atOrBeforeClause,
   calendarQuery,
+  endCutoff,
   eventQuery,
   feedQuery,
   localStartKey,
@@ -204,5 +205,17 @@ describe('mapQuery', () => {
     const points = mapQuery(base, { zoom: 13, maxPoints: 500 }) as any;
     expect(points.size).toBe(500);
     expect(points.collapse).toEqual({ field: 'event_id' });
+  });
+});
+
+describe('endCutoff', () => {
+  it('is now down to its whole minute: the same query for a minute, the same occurrences as now itself', () => {
+    expect(endCutoff(new Date('2026-12-04T04:00:59.999Z'))).toBe('2026-12-04T04:00:00.000Z');
+    expect(endCutoff(new Date('2026-12-04T04:01:00.000Z'))).toBe('2026-12-04T04:01:00.000Z');
+    // Ends fall on whole minutes: "ended by now" and "ended by the minute of now" agree.
+    const now = new Date('2026-12-04T04:00:30.000Z');
+    for (const end of ['2026-12-04T04:00:00Z', '2026-12-04T04:01:00Z', '2026-12-04T03:59:00Z']) {
+      expect(Date.parse(end) > now.getTime()).toBe(Date.parse(end) > Date.parse(endCutoff(now)));
+    }
   });
 });

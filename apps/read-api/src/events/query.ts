@@ -73,7 +73,7 @@ export function windowClause(scope: EventScope): Dsl {
   if (scope.window.from !== scope.today) return days;
   const stillOn: Dsl = {
     bool: {
-      filter: [{ term: { day: addDays(scope.today, -1) } }, { range: { end_at: { gt: scope.now.toISOString() } } }],
+      filter: [{ term: { day: addDays(scope.today, -1) } }, { range: { end_at: { gt: endCutoff(scope.now) } } }],
     },
   };
   return { bool: { should: [days, stillOn], minimum_should_match: 1 } };
@@ -98,7 +98,7 @@ export function eventQuery(scope: EventScope, extra: Dsl[] = []): Dsl {
       filter,
       // Calendar rule 3: in today's day, events that have already ended do not count.
       must_not: [
-        { bool: { filter: [{ term: { day: scope.today } }, { range: { end_at: { lte: scope.now.toISOString() } } }] } },
+        { bool: { filter: [{ term: { day: scope.today } }, { range: { end_at: { lte: endCutoff(scope.now) } } }] } },
       ],
     },
   };
@@ -305,11 +305,23 @@ export function mapQuery(scope: EventScope, opts: { zoom: number; maxPoints: num
 }
 
 /** An event's next occurrences (not yet ended), for its page. */
+/**
+ * The instant an engine query tells ended occurrences from the others by: `now` down to its whole
+ * minute. Occurrences end on whole minutes (HH:MM in their zone, and every zone's offset is whole
+ * minutes), so `end_at > now` and `end_at > the minute of now` select the same occurrences; but
+ * the query text now stays the same for a minute, so the engine's request cache answers repeats
+ * of a calendar or an events map (at 100,000 listings a 30-day strip cost the engine about 40 ms
+ * each time while every query carried a new millisecond).
+ */
+export function endCutoff(now: Date): string {
+  return new Date(Math.floor(now.getTime() / 60_000) * 60_000).toISOString();
+}
+
 export function eventPageQuery(slug: string, now: Date, size: number): Dsl {
   return {
     size,
     track_total_hits: false,
-    query: { bool: { filter: [{ term: { slug } }, { range: { end_at: { gt: now.toISOString() } } }] } },
+    query: { bool: { filter: [{ term: { slug } }, { range: { end_at: { gt: endCutoff(now) } } }] } },
     sort: [{ start_at: 'asc' }, { start_time: 'asc' }],
   };
 }
