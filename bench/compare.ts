@@ -69,6 +69,18 @@ const floorUrl = `http://127.0.0.1:${apiPort + 1}`;
  */
 const DENSE: [number, number] = [7.8198, 98.2837];
 
+/**
+ * The bbox of a screen (4 x 2.4 tiles) at `zoom`, `dLon` degrees east of its centre: the middle of
+ * Phuket for the wider views, `DENSE` at street level (zoom 13 and more), where guests look.
+ */
+function screen(zoom: number, dLon = 0): string {
+  const w = (360 / 2 ** zoom) * 4;
+  const h = w * 0.6;
+  const [lat, lon0] = zoom >= 13 ? DENSE : [7.9, 98.34];
+  const lon = lon0 + dLon;
+  return `${(lon - w / 2).toFixed(5)},${(lat - h / 2).toFixed(5)},${(lon + w / 2).toFixed(5)},${(lat + h / 2).toFixed(5)}`;
+}
+
 interface Captured {
   method: string;
   path: string;
@@ -448,11 +460,6 @@ async function indexStats(): Promise<Record<'listings' | 'places' | 'events', nu
 
 async function buildScenarios(): Promise<Scenario[]> {
   // A screen around Phuket at each zoom (4 x 2.4 tiles).
-  const screen = (zoom: number, lat = 7.9, lon = 98.34) => {
-    const w = (360 / 2 ** zoom) * 4;
-    const h = w * 0.6;
-    return `${(lon - w / 2).toFixed(5)},${(lat - h / 2).toFixed(5)},${(lon + w / 2).toFixed(5)},${(lat + h / 2).toFixed(5)}`;
-  };
   const filterShapes = [
     'kind=stay&bedrooms_min=2&amenities=pool',
     'kind=food&diets=vegan',
@@ -476,7 +483,7 @@ async function buildScenarios(): Promise<Scenario[]> {
     ...[5, 10, 15].map((zoom) => ({
       name: `map zoom ${zoom}`,
       paths: ['', '&kind=stay', '&kind=food&rating_min=4'].map(
-        (s) => `/v1/search/map?zoom=${zoom}&bbox=${zoom >= 13 ? screen(zoom, ...DENSE) : screen(zoom)}${s}`,
+        (s) => `/v1/search/map?zoom=${zoom}&bbox=${screen(zoom)}${s}`,
       ),
     })),
     {
@@ -501,17 +508,9 @@ async function buildScenarios(): Promise<Scenario[]> {
  * `--mix-unique` is used up).
  */
 function buildMix(): Mix {
-  const box = (zoom: number, dLon = 0) => {
-    const w = (360 / 2 ** zoom) * 4;
-    const h = w * 0.6;
-    // Street level where the listings are (the demo's busiest part of Phuket), as guests look.
-    const [lat, lon0] = zoom >= 13 ? DENSE : [7.9, 98.34];
-    const lon = lon0 + dLon;
-    return `${(lon - w / 2).toFixed(5)},${(lat - h / 2).toFixed(5)},${(lon + w / 2).toFixed(5)},${(lat + h / 2).toFixed(5)}`;
-  };
   const views = [
-    ...[5, 10, 12, 15].map((z) => `/v1/search/map?zoom=${z}&bbox=${box(z)}`),
-    ...[10, 12].map((z) => `/v1/search/map?zoom=${z}&bbox=${box(z)}&kind=stay`),
+    ...[5, 10, 12, 15].map((z) => `/v1/search/map?zoom=${z}&bbox=${screen(z)}`),
+    ...[10, 12].map((z) => `/v1/search/map?zoom=${z}&bbox=${screen(z)}&kind=stay`),
     '/v1/search/count',
     '/v1/search/count?kind=stay',
     '/v1/search/count?kind=food',
@@ -534,11 +533,11 @@ function buildMix(): Mix {
     const shift = (i - mixUnique / 2) * 0.0007;
     const price = 100_000 + i * 37;
     const paths = [
-      `/v1/search/map?zoom=10&bbox=${box(10, shift * 8)}`,
+      `/v1/search/map?zoom=10&bbox=${screen(10, shift * 8)}`,
       `/v1/search/count?kind=stay&price_max=${price}`,
       `/v1/search/listings?price_max=${price}`,
       `/v1/search/suggest?q=${encodeURIComponent(`villa ${i}`)}`,
-      `/v1/search/map?zoom=15&bbox=${box(15, shift / 8)}`,
+      `/v1/search/map?zoom=15&bbox=${screen(15, shift / 8)}`,
     ];
     unique.push({ path: paths[i % paths.length]! });
   }
