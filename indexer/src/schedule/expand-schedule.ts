@@ -1,5 +1,7 @@
-import { DateTime } from 'luxon';
 import type { Weekday } from '@guest/catalog';
+import { addDays, epochDay, isoDate, isoWeekday, zonedInstant } from './zoned-time.ts';
+
+export { addDays, todayIn } from './zoned-time.ts';
 
 export type ScheduleSlot =
   | { kind: 'once'; date: string; start: string; end: string }
@@ -19,33 +21,17 @@ export interface Occurrence {
 
 const WEEKDAY_NUMBER: Record<Weekday, number> = { mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6, sun: 7 };
 
-/** "Today" for an object is the date at its own zone, not the server's. */
-export function todayIn(zone: string, now: Date): string {
-  return DateTime.fromJSDate(now, { zone }).toISODate()!;
-}
-
-export function addDays(day: string, n: number): string {
-  return DateTime.fromISO(day, { zone: 'UTC' }).plus({ days: n }).toISODate()!;
-}
-
-function instant(day: string, hhmm: string, zone: string): DateTime {
-  // Wall-clock arithmetic in the zone: a local 06:30 stays 06:30 across a DST change; a time
-  // inside a spring-forward gap moves forward to the first valid instant.
-  return DateTime.fromISO(`${day}T${hhmm}`, { zone });
-}
-
 function occurrence(slot: number, day: string, start: string, end: string, zone: string): Occurrence {
   // An end not after the start means the occurrence runs past midnight into the next day.
+  // Wall-clock arithmetic in the zone: a local 06:30 stays 06:30 across a DST change.
   const endsNextDay = end <= start;
-  const startAt = instant(day, start, zone);
-  const endAt = instant(endsNextDay ? addDays(day, 1) : day, end, zone);
   return {
     slot,
     day,
     start,
     end,
-    startAt: startAt.toUTC().toISO({ suppressMilliseconds: true })!,
-    endAt: endAt.toUTC().toISO({ suppressMilliseconds: true })!,
+    startAt: zonedInstant(day, start, zone),
+    endAt: zonedInstant(endsNextDay ? addDays(day, 1) : day, end, zone),
     endsNextDay,
   };
 }
@@ -77,9 +63,10 @@ export function expandSchedule(
     const days = new Set(s.days.map((d) => WEEKDAY_NUMBER[d]));
     const from = s.from > first ? s.from : first;
     const stop = s.until < last ? s.until : last;
-    for (let d = DateTime.fromISO(from, { zone: 'UTC' }); d.toISODate()! <= stop; d = d.plus({ days: 1 })) {
-      const day = d.toISODate()!;
-      if (days.has(d.weekday) && !except.has(day)) out.push(occurrence(slot, day, s.start, s.end, zone));
+    for (let d = epochDay(from), end = epochDay(stop); d <= end; d++) {
+      if (!days.has(isoWeekday(d))) continue;
+      const day = isoDate(d);
+      if (!except.has(day)) out.push(occurrence(slot, day, s.start, s.end, zone));
     }
   });
   const current = now ? out.filter((o) => o.day >= today || Date.parse(o.endAt) > now.getTime()) : out;
