@@ -43,7 +43,7 @@ async function main(argv: string[]): Promise<void> {
         else if (a.startsWith('--nodes=')) nodes = positiveInt(a.slice('--nodes='.length), '--nodes');
         else throw new Error(`unknown option ${a}\n${usage}`);
       }
-      await ensureStack(nodes === undefined ? {} : { nodes });
+      await ensureStack(nodes === undefined ? { record: true } : { nodes, record: true });
       return;
     }
     case 'down':

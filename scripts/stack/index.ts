@@ -6,7 +6,8 @@
  *   const { databaseUrl, redisUrl, searchEngine, searchUrl } = await ensureStack();
  *
  * Idempotent: a second call finds everything up and returns quickly. The URLs are also written
- * to .data/stack.env. See cli.ts for the command line (npm run stack:up|down|status).
+ * to .data/stack.env, unless the environment chose the services for this one run (`record`).
+ * See cli.ts for the command line (npm run stack:up|down|status).
  */
 import path from 'node:path';
 import { elasticsearchRunning, elasticsearchStatus, ensureElasticsearch, stopElasticsearch } from './elasticsearch.ts';
@@ -37,7 +38,17 @@ export interface StackOptions {
   env?: NodeJS.ProcessEnv;
   /** also set DATABASE_URL, REDIS_URL, SEARCH_ENGINE, SEARCH_URL (and OPENSEARCH_URL) in process.env where unset */
   setEnv?: boolean;
+  /**
+   * Write .data/stack.env even when the environment chose the services (`npm run stack:up` does:
+   * there the environment is how an operator points the project at services of their own).
+   */
+  record?: boolean;
+  /** the stack file to write (default .data/stack.env) */
+  file?: string;
 }
+
+/** Variables that say which services to use; the stack file holds the same ones. */
+const SERVICE_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'SEARCH_ENGINE', 'SEARCH_URL', 'SEARCH_URLS', 'OPENSEARCH_URL'];
 
 /** SEARCH_ENGINE: `opensearch` (default) or `elasticsearch`. */
 export function searchEngineOf(env: NodeJS.ProcessEnv = process.env): SearchEngineName {
@@ -80,6 +91,7 @@ export async function ensureStack(opts: StackOptions = {}): Promise<StackUrls> {
   if (engine === 'elasticsearch' && opts.nodes !== undefined && opts.nodes !== 1) {
     throw new Error('the embedded Elasticsearch runs one node only (--nodes is for OpenSearch)');
   }
+  let recorded = false;
   const urls = await withLock(
     'stack',
     async () => {
@@ -103,12 +115,25 @@ export async function ensureStack(opts: StackOptions = {}): Promise<StackUrls> {
         searchUrls: found.urls,
         ...(engine === 'opensearch' ? { opensearchUrl: found.url, opensearchUrls: found.urls } : {}),
       };
-      writeStackEnv(result);
+      // A test or dev run told by its environment where the services are (say, Elasticsearch for
+      // one suite) uses them for that run only: the next command without that environment must
+      // still find what `stack up` recorded, not the one-off choice.
+      const chosen = SERVICE_VARIABLES.filter((k) => ctx.env[k]);
+      recorded = opts.record === true || chosen.length === 0;
+      if (recorded) writeStackEnv(result, opts.file);
+      else
+        ctx.log(
+          line(
+            'stack',
+            `${path.relative(repoRoot, opts.file ?? stackEnvPath)} left as it is (${chosen.join(', ')} from the environment)`,
+          ),
+        );
       return result;
     },
     ctx.log,
   );
-  if (opts.setEnv) {
+  // Unrecorded, the URLs the environment left out reach this process's children only this way.
+  if (opts.setEnv || !recorded) {
     process.env.DATABASE_URL ??= urls.databaseUrl;
     process.env.REDIS_URL ??= urls.redisUrl;
     process.env.SEARCH_ENGINE ??= urls.searchEngine;
