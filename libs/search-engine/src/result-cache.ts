@@ -26,7 +26,7 @@ export interface ResultCacheStats {
 
 /** The engine calls the cache serves: the same signatures as `SearchEngine`'s. */
 export interface CachedReads {
-  search<T = unknown>(index: string, body: Dsl): Promise<SearchResult<T>>;
+  search<T = unknown>(index: string, body: Dsl, params?: Record<string, unknown>): Promise<SearchResult<T>>;
   count(index: string, body: Dsl): Promise<number>;
 }
 
@@ -143,7 +143,10 @@ export function createResultCache(engine: SearchEngine, opts: ResultCacheOptions
   }
 
   return {
-    search: <T>(index: string, body: Dsl) => through('search', index, body, () => engine.search<T>(index, body)),
+    search: <T>(index: string, body: Dsl, params?: Record<string, unknown>) =>
+      through(params ? `search ${JSON.stringify(params)}` : 'search', index, body, () =>
+        engine.search<T>(index, body, params),
+      ),
     count: (index: string, body: Dsl) => through('count', index, body, () => engine.count(index, body)),
     currentGeneration: () => current(now()),
     stats() {

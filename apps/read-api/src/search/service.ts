@@ -23,6 +23,8 @@ import {
   buildClusterRequest,
   buildPointsRequest,
   buildSampledPointsRequest,
+  POINTS_PARAMS,
+  SAMPLED_POINTS_PARAMS,
   samplePoints,
   pointFromFields,
   toMapPoint,
@@ -207,11 +209,15 @@ export function createSearchService(deps: SearchServiceDeps) {
         const { clusters, truncated } = parseClusters(res.aggregations, cap);
         return { clusters, points: [], total: res.total, truncated };
       }
-      const res = await cached.search(indices.listings, buildPointsRequest(filters, ctx, cap));
+      const res = await cached.search(indices.listings, buildPointsRequest(filters, ctx, cap), POINTS_PARAMS);
       const truncated = res.total > res.hits.length;
       let docs = res.hits.map((h) => pointFromFields(h.fields)).filter((d): d is MapPointDoc => d !== null);
       if (truncated) {
-        const sampled = await cached.search(indices.listings, buildSampledPointsRequest(filters, ctx, zoom, cap));
+        const sampled = await cached.search(
+          indices.listings,
+          buildSampledPointsRequest(filters, ctx, zoom, cap),
+          SAMPLED_POINTS_PARAMS,
+        );
         docs = samplePoints(sampled.aggregations, docs, cap);
       }
       return { clusters: [], points: docs.map(toMapPoint), total: res.total, truncated };
