@@ -193,6 +193,32 @@ describe('map and feed', { timeout: 90_000 }, () => {
     expect(await again.locator('.filters input[name="pets_allowed"]').isChecked()).toBe(true);
   });
 
+  it('keeps a number being typed in the filters when an answer re-renders the panel before it is committed', async () => {
+    const p = await open('/?lang=en&kind=stay');
+    await p.locator('.map .cluster, .map .pin').first().waitFor({ timeout: 30_000 });
+    // The panel's amenities answer is held until the digits are typed, then let through.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    await p.route(
+      (url) => url.pathname === '/v1/amenities',
+      async (route) => {
+        await held;
+        await route.continue().catch(() => undefined);
+      },
+    );
+    await p.getByRole('button', { name: 'Filters' }).click();
+    await p.waitForURL((u) => u.searchParams.get('filters') === 'open');
+    await p.locator('input[name="bedrooms_min"]').fill('3');
+    const answered = p.waitForResponse((r) => new URL(r.url()).pathname === '/v1/amenities');
+    release();
+    await answered;
+    // The amenities are on the page: the panel has re-rendered with the digits still uncommitted.
+    await p.locator('input[name="amenities"]').first().waitFor();
+    await expect.poll(() => p.locator('input[name="bedrooms_min"]').inputValue()).toBe('3');
+    await p.locator('input[name="bedrooms_min"]').press('Enter');
+    await p.waitForURL((u) => u.searchParams.get('bedrooms_min') === '3');
+  });
+
   it('on a phone-sized screen, searches once for the view and stays quiet', async () => {
     // The map's area must not depend on the feed's content, or every answer would move it again.
     const p = await open('/?lang=th&kind=stay', { width: 390, height: 844 });

@@ -56,15 +56,11 @@ export function FiltersPanel({
   const num = (name: string, labelKey: string, min = 0) => (
     <label class="field">
       {t(labelKey)}
-      <input
-        type="number"
+      <NumberField
         name={name}
         min={min}
-        inputMode="numeric"
         value={query.get(name) ?? ''}
-        onChange={(e) =>
-          set(name, e.currentTarget.value ? Math.max(min, Math.floor(Number(e.currentTarget.value))) : null)
-        }
+        onCommit={(text) => set(name, text ? Math.max(min, Math.floor(Number(text))) : null)}
       />
     </label>
   );
@@ -254,5 +250,39 @@ export function FiltersPanel({
         </button>
       </div>
     </aside>
+  );
+}
+
+/**
+ * A number the URL gets when it is committed (Enter or leaving the field). What is typed before
+ * that is the field's own: the panel re-renders whenever an answer arrives (filter values,
+ * amenities, the count), and a field controlled by the URL alone would put the URL's value back
+ * and lose the digits being typed.
+ */
+function NumberField({
+  name,
+  min,
+  value,
+  onCommit,
+}: {
+  name: string;
+  min: number;
+  value: string;
+  onCommit(text: string): void;
+}) {
+  const [draft, setDraft] = useState<string | null>(null);
+  return (
+    <input
+      type="number"
+      name={name}
+      min={min}
+      inputMode="numeric"
+      value={draft ?? value}
+      onInput={(e) => setDraft(e.currentTarget.value)}
+      onChange={(e) => {
+        onCommit(e.currentTarget.value);
+        setDraft(null);
+      }}
+    />
   );
 }
