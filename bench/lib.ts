@@ -43,13 +43,18 @@ export async function measureDetailed(o: MeasureOptions): Promise<MeasuredDetail
   const run = autocannon({
     url: o.url,
     connections: o.connections,
-    duration: o.amount ? undefined : (o.durationS ?? 10),
-    amount: o.amount,
+    // By count or by time (autocannon refuses a `duration` key without a value).
+    ...(o.amount ? { amount: o.amount } : { duration: o.durationS ?? 10 }),
     method: o.method ?? 'GET',
     headers: o.headers,
     body: o.body,
     requests: o.requests as never,
   } as never) as unknown as AutocannonRun;
+  // autocannon ends a run at its next whole-second sample, so a run by count is timed here, from
+  // its start to its last answer.
+  const started = performance.now();
+  let lastAnswer = started;
+  if (o.amount) run.on('response', () => void (lastAnswer = performance.now()));
   if (o.stopOnNon2xx) {
     run.on('response', (_client, status) => {
       if (status < 200 || status > 299) run.stop();
@@ -63,7 +68,9 @@ export async function measureDetailed(o: MeasureOptions): Promise<MeasuredDetail
       name: o.name,
       connections: o.connections,
       requests: result.requests.total,
-      rps: Math.round(result.requests.average),
+      rps: o.amount
+        ? Math.round(result.requests.total / ((lastAnswer - started) / 1000))
+        : Math.round(result.requests.average),
       p50_ms: result.latency.p50,
       p99_ms: result.latency.p99,
       errors: result.errors + result.timeouts,
