@@ -48,7 +48,14 @@ export interface StackOptions {
 }
 
 /** Variables that say which services to use; the stack file holds the same ones. */
-const SERVICE_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'SEARCH_ENGINE', 'SEARCH_URL', 'SEARCH_URLS', 'OPENSEARCH_URL'];
+export const SERVICE_VARIABLES = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'SEARCH_ENGINE',
+  'SEARCH_URL',
+  'SEARCH_URLS',
+  'OPENSEARCH_URL',
+];
 
 /** SEARCH_ENGINE: `opensearch` (default) or `elasticsearch`. */
 export function searchEngineOf(env: NodeJS.ProcessEnv = process.env): SearchEngineName {

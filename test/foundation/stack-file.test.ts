@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, readEnvFile, repoRoot } from '@guest/config';
+import { SERVICE_VARIABLES } from '../../scripts/stack/index.ts';
 
 /**
  * `.data/stack.env` is what `npm run stack:up` found or started, the default of every later
@@ -16,7 +17,6 @@ const dir = mkdtempSync(path.join(tmpdir(), 'stack-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const running = loadConfig({ ...process.env, APP_ENV: 'test' });
-const SERVICE_VARIABLES = ['DATABASE_URL', 'REDIS_URL', 'SEARCH_ENGINE', 'SEARCH_URL', 'SEARCH_URLS', 'OPENSEARCH_URL'];
 
 function ensureStackIn(file: string, env: Record<string, string>, record = false) {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SERVICE_VARIABLES.includes(k)));
