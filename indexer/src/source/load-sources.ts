@@ -14,6 +14,16 @@ function anyOf(column: AnyColumn, ids: number[]): SQL {
   return sql`${column} = any(${sql.param(ids)})`;
 }
 
+function groupBy<T>(rows: T[], keyOf: (row: T) => number): Map<number, T[]> {
+  const m = new Map<number, T[]>();
+  for (const r of rows) {
+    const list = m.get(keyOf(r));
+    if (list) list.push(r);
+    else m.set(keyOf(r), [r]);
+  }
+  return m;
+}
+
 export async function loadProjectionContext(db: Db): Promise<ProjectionContext> {
   const [places, categories, [fx], currencies] = await Promise.all([
     db.select().from(schema.places),
@@ -73,15 +83,7 @@ export async function loadListingSources(
     db.select().from(schema.listingTransport).where(ofPage(schema.listingTransport.listingId)),
     db.select().from(schema.listingFood).where(ofPage(schema.listingFood.listingId)),
   ]);
-  const group = <T extends { listingId: number }>(rows: T[]) => {
-    const m = new Map<number, T[]>();
-    for (const r of rows) {
-      const list = m.get(r.listingId);
-      if (list) list.push(r);
-      else m.set(r.listingId, [r]);
-    }
-    return m;
-  };
+  const group = <T extends { listingId: number }>(rows: T[]) => groupBy(rows, (r) => r.listingId);
   const one = <T extends { listingId: number }>(rows: T[]) => new Map(rows.map((r) => [r.listingId, r]));
   const catsBy = group(cats);
   const amsBy = group(ams);
@@ -150,12 +152,7 @@ export async function loadEventSources(
         events.map((e) => e.id),
       ),
     );
-  const slotsBy = new Map<number, typeof slots>();
-  for (const s of slots) {
-    const list = slotsBy.get(s.eventId);
-    if (list) list.push(s);
-    else slotsBy.set(s.eventId, [s]);
-  }
+  const slotsBy = groupBy(slots, (s) => s.eventId);
   return events.map((event) => ({ event, schedule: slotsBy.get(event.id) ?? [] }));
 }
 
