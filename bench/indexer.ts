@@ -3,7 +3,7 @@ import pg from 'pg';
 import { loadConfig } from '@guest/config';
 import { ensureDatabaseExists, runMigrations } from '@guest/db';
 import { createRuntime } from '@guest/runtime';
-import { aliasName, INDEX_KINDS, indexPattern, type IndexKind } from '@guest/catalog';
+import { aliasName, INDEX_KINDS, indexPattern, type IndexKind, todayIn } from '@guest/catalog';
 import {
   createLogger,
   ensureIndices,
@@ -21,7 +21,6 @@ import { loadEventSources, loadListingSources, loadProjectionContext } from '../
 import { projectListing } from '../indexer/src/projection/listing-document.ts';
 import { projectPlace } from '../indexer/src/projection/place-document.ts';
 import { projectEventOccurrences } from '../indexer/src/projection/event-documents.ts';
-import { todayIn } from '../indexer/src/schedule/expand-schedule.ts';
 import { progressBar } from '../indexer/src/progress.ts';
 
 /**

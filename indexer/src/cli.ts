@@ -11,12 +11,11 @@ import { reindexAll } from './reindex.ts';
 import { verifyIndex, type IndexDrift } from './verify.ts';
 import { startOutboxWorker } from './worker.ts';
 import { listDeadLetters, replayDeadLetters } from './outbox/dead-letters.ts';
-import { indexerStats } from '@guest/catalog';
+import { indexerStats, todayIn } from '@guest/catalog';
 import { rollEventHorizon } from './horizon.ts';
 import { startMaintenance } from './maintenance.ts';
 import { ensureIndices } from './engine/aliases.ts';
 import { demoNdjsonLines, loadDemoCatalog } from './demo/load-demo.ts';
-import { todayIn } from './schedule/expand-schedule.ts';
 import { progressBar } from './progress.ts';
 import { createLogger } from './deps.ts';
 

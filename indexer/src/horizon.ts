@@ -1,6 +1,5 @@
-import { aliasName } from '@guest/catalog';
+import { aliasName, addDays, todayIn } from '@guest/catalog';
 import type { Runtime } from '@guest/runtime';
-import { addDays, todayIn } from './schedule/expand-schedule.ts';
 import { writeEvents } from './outbox/apply-changes.ts';
 import { loadProjectionContext } from './source/load-sources.ts';
 import { applyDeps, type Logger } from './deps.ts';

@@ -1,6 +1,5 @@
 import type { CatalogRecordInput, ContentLanguage } from '@guest/catalog';
-import { CONTENT_LANGUAGES } from '@guest/catalog';
-import { addDays } from '../schedule/expand-schedule.ts';
+import { CONTENT_LANGUAGES, addDays } from '@guest/catalog';
 import { THAILAND, type DemoPlace } from './thailand-places.ts';
 import {
   AMENITIES,

@@ -1,10 +1,9 @@
-import { aliasName } from '@guest/catalog';
+import { aliasName, todayIn } from '@guest/catalog';
 import type { Runtime } from '@guest/runtime';
 import { CatalogImportError, importCatalogRecords, type ImportStats } from '../import/import-catalog.ts';
 import { parseCatalogNdjson } from '../import/parse-ndjson.ts';
 import { ensureIndices } from '../engine/aliases.ts';
 import { reindexAll, type ReindexResult } from '../reindex.ts';
-import { todayIn } from '../schedule/expand-schedule.ts';
 import { progressBar } from '../progress.ts';
 import { createLogger, type Logger } from '../deps.ts';
 import { demoRecordCount, generateDemoCatalog, type DemoOptions } from './generate-demo.ts';

@@ -1,5 +1,12 @@
-import { basePriceMinor, occurrenceId, type EventOccurrenceDocument, type Texts, type Weekday } from '@guest/catalog';
-import { expandSchedule, todayIn, type ScheduleSlot } from '../schedule/expand-schedule.ts';
+import {
+  basePriceMinor,
+  occurrenceId,
+  type EventOccurrenceDocument,
+  type Texts,
+  type Weekday,
+  todayIn,
+} from '@guest/catalog';
+import { expandSchedule, type ScheduleSlot } from '../schedule/expand-schedule.ts';
 import {
   documentVersion,
   pathNames,

@@ -1,5 +1,6 @@
+import { addDays, todayIn } from '@guest/catalog';
 import { describe, expect, it } from 'vitest';
-import { addDays, expandSchedule, todayIn, type ScheduleSlot } from './expand-schedule.ts';
+import { expandSchedule, type ScheduleSlot } from './expand-schedule.ts';
 
 describe('expandSchedule (pure)', () => {
   it('weekly with exceptions: given mon/wed/fri with 2026-12-02 excepted, when expanded from Sat 2026-11-21, then Wednesdays skip only that date', () => {

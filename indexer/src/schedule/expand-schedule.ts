@@ -1,7 +1,4 @@
-import type { Weekday } from '@guest/catalog';
-import { addDays, epochDay, isoDate, isoWeekday, zonedInstant } from './zoned-time.ts';
-
-export { addDays, todayIn } from './zoned-time.ts';
+import { addDays, epochDay, isoDate, isoWeekday, zonedInstant, type Weekday } from '@guest/catalog';
 
 export type ScheduleSlot =
   | { kind: 'once'; date: string; start: string; end: string }

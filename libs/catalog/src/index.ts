@@ -5,3 +5,4 @@ export * from './index-names.ts';
 export * from './documents.ts';
 export * from './fx.ts';
 export * from './indexer-stats.ts';
+export * from './zoned-time.ts';

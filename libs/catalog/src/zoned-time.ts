@@ -1,7 +1,8 @@
 /**
- * Local dates and wall-clock times in IANA zones, without a date library on the hot path: a full
- * rebuild turns every event's schedule into about 120,000 occurrences with two instants each,
- * and Luxon's parsing and per-call offset lookups were the largest share of the rebuild's CPU.
+ * Local dates and wall-clock times in IANA zones, for the indexer (schedules to occurrences) and
+ * the read API (today in the guest's zone, day windows), without a date library on the hot path:
+ * a full rebuild turns every event's schedule into about 120,000 occurrences with two instants
+ * each, and Luxon's parsing and per-call offset lookups were the largest share of its CPU.
  *
  * Days are ISO dates (`2027-03-28`) or, for arithmetic, whole days since 1970-01-01 ("epoch
  * days"); both are zone-free. Only turning a local date and time into an instant needs the zone,

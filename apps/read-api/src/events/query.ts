@@ -1,9 +1,9 @@
-import { CONTENT_LANGUAGES } from '@guest/catalog';
+import { addDays, CONTENT_LANGUAGES } from '@guest/catalog';
 import type { Dsl } from '@guest/search-engine';
 import { cellPrecision, CLUSTER_MAX_ZOOM, clusterCells } from '../geo/clusters.ts';
 import { boundingBoxFilter, withinRadiusFilter, type BBox } from '../geo/filters.ts';
 import { timeOfDayClause, type TimeOfDay } from './time-of-day.ts';
-import { addDays, type DayWindow } from './window.ts';
+import type { DayWindow } from './window.ts';
 import { planClauses, type PlanTargets } from '../query-understanding/dsl.ts';
 import { planOrWords, type QueryPlan } from '../query-understanding/understand.ts';
 

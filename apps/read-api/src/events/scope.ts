@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { errors } from '@guest/http-kit';
 import type { EventFilterQuery } from './params.ts';
 import type { EventFilters, EventScope } from './query.ts';
-import { listWindow, todayIn, type DayFilters, type DayWindow } from './window.ts';
+import { todayIn } from '@guest/catalog';
+import { listWindow, type DayFilters, type DayWindow } from './window.ts';
 
 /** Filters of a request, with the cross-field rules checked (400 `validation_error` names the field). */
 export function resolveFilters(q: EventFilterQuery): EventFilters {
@@ -23,7 +24,7 @@ export function resolveFilters(q: EventFilterQuery): EventFilters {
 
 /** "Today" in the request's zone, from the injected clock. */
 export function requestToday(now: Date, q: Pick<EventFilterQuery, 'timezone'>): string {
-  return todayIn(now, q.timezone);
+  return todayIn(q.timezone, now);
 }
 
 export function scopeOf(filters: EventFilters, window: DayWindow, today: string, now: Date): EventScope {

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, calendarWindow, listWindow, todayIn } from './window.ts';
+import { addDays, todayIn } from '@guest/catalog';
+import { calendarWindow, listWindow } from './window.ts';
 
 describe('todayIn: today is computed in the request zone', () => {
   it('is still the previous day in Bangkok one minute before local midnight', () => {
-    expect(todayIn(new Date('2026-12-01T16:59:00Z'), 'Asia/Bangkok')).toBe('2026-12-01');
+    expect(todayIn('Asia/Bangkok', new Date('2026-12-01T16:59:00Z'))).toBe('2026-12-01');
   });
   it('is the next day in Bangkok one minute after local midnight', () => {
-    expect(todayIn(new Date('2026-12-01T17:01:00Z'), 'Asia/Bangkok')).toBe('2026-12-02');
+    expect(todayIn('Asia/Bangkok', new Date('2026-12-01T17:01:00Z'))).toBe('2026-12-02');
   });
   it('differs by zone at the same instant', () => {
-    expect(todayIn(new Date('2026-12-01T17:01:00Z'), 'Europe/London')).toBe('2026-12-01');
+    expect(todayIn('Europe/London', new Date('2026-12-01T17:01:00Z'))).toBe('2026-12-01');
   });
 });
 

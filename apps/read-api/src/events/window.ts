@@ -1,18 +1,7 @@
-import { DateTime } from 'luxon';
+import { addDays } from '@guest/catalog';
 import { errors } from '@guest/http-kit';
 
 /** Calendar arithmetic on `YYYY-MM-DD` values; days are venue-zone dates, never instants. */
-
-/** Today's date in `tz` at the instant `now`. */
-export function todayIn(now: Date, tz: string): string {
-  return DateTime.fromJSDate(now, { zone: tz }).toISODate()!;
-}
-
-export function addDays(date: string, n: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-}
 
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
