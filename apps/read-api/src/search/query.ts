@@ -97,6 +97,10 @@ function priceClause(f: Filters, ctx: QueryContext): Dsl | null {
     own.lte = f.price_max;
     base.lte = toBase(f.price_max, currency, ctx);
   }
+  // In the base currency one range says it all: a listing priced in the base currency has its
+  // own price as its base price. It matters to the engine: the disjunction below cost a price
+  // filtered count or feed page at 100k listings three times as much.
+  if (currency === ctx.baseCurrency) return range('price_base_minor', base);
   // Listings priced in the request currency compare exactly; the others through the base price.
   return {
     bool: {
