@@ -43,17 +43,20 @@ export interface AnswerCache {
 interface Entry {
   /** When the request that produced it started: the answer is at least as new as that. */
   at: number;
-  payload: string;
+  /** The answer's body as it went out: written as it is, never encoded again. */
+  payload: Buffer;
   contentType: string;
   bytes: number;
 }
 
 /**
  * Whole answers of the shared search routes, kept as the bytes that were sent, so that a repeated
- * view costs routing, the rate limit and one write: no validation, query building, engine call or
- * serialization. The engine-answer cache behind the services (`createResultCache`) stays: it
- * coalesces identical engine calls, normalizes what the URL does not (parameter spelling), and
- * serves signed-in feeds, whose `is_favorite` overlay is never kept here.
+ * view costs routing, the rate limit and one write: no validation, query building, engine call,
+ * serialization or UTF-8 encoding (kept as text, a street-level map's answer was encoded anew
+ * for every guest: the largest single cost of a repeated view). The engine-answer cache behind
+ * the services (`createResultCache`) stays: it coalesces identical engine calls, normalizes what
+ * the URL does not (parameter spelling), and serves signed-in feeds, whose `is_favorite` overlay
+ * is never kept here.
  *
  * An answer is keyed by the index generation, the negotiated language, the path and the query
  * parameters in sorted order, and is served only while that generation is the current reading
@@ -110,14 +113,15 @@ export function registerAnswerCache(app: FastifyInstance, opts: AnswerCacheOptio
     if (!slot || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
     // Kept only if the index it describes is still the one searches see.
     if (opts.generation() !== slot.generation || generationSeen !== slot.generation) return payload;
-    const size = payload.length * 2 + slot.key.length * 2 + 64;
-    if (size > opts.maxBytes / 16) return payload;
+    const body = Buffer.from(payload, 'utf8');
+    const size = body.length + slot.key.length * 2 + 64;
+    if (size > opts.maxBytes / 16) return body;
     drop(slot.key);
     while (bytes + size > opts.maxBytes && entries.size) drop(entries.keys().next().value!);
     const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
-    entries.set(slot.key, { at: slot.at, payload, contentType, bytes: size });
+    entries.set(slot.key, { at: slot.at, payload: body, contentType, bytes: size });
     bytes += size;
-    return payload;
+    return body;
   });
 
   return {
