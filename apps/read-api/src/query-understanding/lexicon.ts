@@ -41,10 +41,22 @@ export interface LexiconPlace {
   popular: boolean;
   pathIds: number[];
   name: Names;
-  /** Every name, folded, words joined by one space. */
-  forms: string[];
+  /** Every name, folded. */
+  forms: NameForm[];
   /** The aliases the same way (a prefix of a name ranks above a prefix of an alias). */
-  aliasForms: string[];
+  aliasForms: NameForm[];
+}
+
+/**
+ * A folded name in the three shapes a guest's prefix is compared with, made once with the
+ * lexicon: suggest compares every keystroke with every place's names.
+ */
+export interface NameForm {
+  /** Words joined by one space. */
+  spaced: string;
+  /** Words joined without a space. */
+  compact: string;
+  words: string[];
 }
 
 /** Where a vocabulary word points in the listings and events documents. */
@@ -97,7 +109,12 @@ export function buildLexicon(input: {
     const own = Object.values(p.name).filter((n): n is string => Boolean(n));
     const others = [...Object.values(alias).flatMap((l) => l ?? []), p.slug.replace(/-/g, ' ')];
     const all = [...own, ...others];
-    const formsOf = (ns: string[]) => [...new Set(ns.map((n) => words(n).join(' ')).filter(Boolean))];
+    const formsOf = (ns: string[]): NameForm[] =>
+      [...new Set(ns.map((n) => words(n).join(' ')).filter(Boolean))].map((spaced) => ({
+        spaced,
+        compact: spaced.replace(/ /g, ''),
+        words: spaced.split(' '),
+      }));
     places.set(p.id, { ...p, forms: formsOf(own), aliasForms: formsOf(others) });
     for (const n of all) {
       maxWords = Math.max(maxWords, words(n).length);

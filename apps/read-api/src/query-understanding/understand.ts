@@ -1,4 +1,4 @@
-import { buildLexicon, type Lexicon, type VocabularyHit } from './lexicon.ts';
+import { buildLexicon, type Lexicon, type NameForm, type VocabularyHit } from './lexicon.ts';
 import { editDistance, isUnspaced, keyOf, stem, typoAllowed, words } from './text.ts';
 
 /**
@@ -175,28 +175,31 @@ export function placesByPrefix(q: string, lex: Lexicon): number[] {
   if (!typed.length) return [];
   const spaced = typed.join(' ');
   const compact = typed.join('');
-  const minInside = isUnspaced(compact) ? 2 : Infinity;
-  const ranked: Array<{ id: number; rank: number }> = [];
+  // A part inside a name counts only for Thai and Chinese, which write no spaces between words.
+  const inside = isUnspaced(compact) && [...compact].length >= 2;
+  const ranked: Array<{ id: number; rank: number; popular: number; level: number }> = [];
   for (const p of lex.places.values()) {
-    let rank = Infinity;
-    for (const [forms, after] of [
-      [p.forms, 0],
-      [p.aliasForms, 0.5],
-    ] as const) {
-      for (const form of forms) {
-        const formCompact = form.replace(/ /g, '');
-        if (form.startsWith(spaced) || formCompact.startsWith(compact)) rank = Math.min(rank, 0 + after);
-        else if (form.split(' ').some((w) => w.startsWith(spaced))) rank = Math.min(rank, 1 + after);
-        else if ([...compact].length >= minInside && formCompact.includes(compact)) rank = Math.min(rank, 2 + after);
-      }
-    }
-    if (rank < Infinity) ranked.push({ id: p.id, rank });
+    const rank = Math.min(
+      formRank(p.forms, spaced, compact, inside),
+      0.5 + formRank(p.aliasForms, spaced, compact, inside),
+    );
+    if (rank < Infinity)
+      ranked.push({ id: p.id, rank, popular: p.popular ? 0 : 1, level: LEVEL_ORDER.indexOf(p.level) });
   }
-  const level = (id: number) => LEVEL_ORDER.indexOf(lex.places.get(id)!.level);
-  const popular = (id: number) => (lex.places.get(id)!.popular ? 0 : 1);
   return ranked
-    .sort((a, b) => a.rank - b.rank || popular(a.id) - popular(b.id) || level(a.id) - level(b.id) || a.id - b.id)
+    .sort((a, b) => a.rank - b.rank || a.popular - b.popular || a.level - b.level || a.id - b.id)
     .map((r) => r.id);
+}
+
+/** 0 for a name the prefix starts, 1 for one a word of which it starts, 2 for one it is inside of (`inside`). */
+function formRank(forms: NameForm[], spaced: string, compact: string, inside: boolean): number {
+  let rank = Infinity;
+  for (const f of forms) {
+    if (f.spaced.startsWith(spaced) || f.compact.startsWith(compact)) return 0;
+    if (rank > 1 && f.words.some((w) => w.startsWith(spaced))) rank = 1;
+    else if (rank > 2 && inside && f.compact.includes(compact)) rank = 2;
+  }
+  return rank;
 }
 
 const NO_LEXICON = buildLexicon({
