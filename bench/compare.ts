@@ -69,12 +69,17 @@ const floorUrl = `http://127.0.0.1:${apiPort + 1}`;
  */
 const DENSE: [number, number] = [7.8198, 98.2837];
 
+/** Degrees of longitude across a screen of 1024 px at `zoom`. */
+function screenWidth(zoom: number): number {
+  return (360 / 2 ** zoom) * 4;
+}
+
 /**
  * The bbox of a screen (4 x 2.4 tiles) at `zoom`, `dLon` degrees east of its centre: the middle of
  * Phuket for the wider views, `DENSE` at street level (zoom 13 and more), where guests look.
  */
 function screen(zoom: number, dLon = 0): string {
-  const w = (360 / 2 ** zoom) * 4;
+  const w = screenWidth(zoom);
   const h = w * 0.6;
   const [lat, lon0] = zoom >= 13 ? DENSE : [7.9, 98.34];
   const lon = lon0 + dLon;
@@ -97,6 +102,18 @@ interface MixItem {
 interface Mix {
   views: MixItem[];
   unique: MixItem[];
+  /** Views of the same kinds in neither pool: each side's warm-up before it is timed. */
+  warmUp: MixItem[];
+}
+
+/** A captured engine request as autocannon sends it again. */
+function replayed(r: Captured) {
+  return {
+    method: r.method,
+    path: r.path,
+    headers: { 'content-type': 'application/json' },
+    ...(r.body ? { body: r.body } : {}),
+  };
 }
 
 interface Scenario {
@@ -135,7 +152,7 @@ async function main(): Promise<void> {
     }
     if (withMix) {
       mix = buildMix();
-      for (const item of [...mix.views, ...mix.unique]) {
+      for (const item of [...mix.views, ...mix.unique, ...mix.warmUp]) {
         proxy.recording = [];
         await getJson(api, item.path);
         item.engine = proxy.recording;
@@ -147,6 +164,7 @@ async function main(): Promise<void> {
     proxy.server.close();
   }
 
+  if (mix) fs.writeFileSync(path.join(outDir, 'mix-captured.json'), JSON.stringify(mix));
   const floorFile = path.join(outDir, 'floor-captured.json');
   fs.writeFileSync(floorFile, JSON.stringify(byPath));
   const floor = scenarios.length ? await startFloor(floorFile) : null;
@@ -158,12 +176,7 @@ async function main(): Promise<void> {
     for (const s of scenarios) {
       const perApiRequest = s.engine!.length / s.paths.length;
       const apiRequests = s.paths.map((p) => ({ method: 'GET', path: p }));
-      const engineRequests = s.engine!.map((r) => ({
-        method: r.method,
-        path: r.path,
-        headers: { 'content-type': 'application/json' },
-        ...(r.body ? { body: r.body } : {}),
-      }));
+      const engineRequests = s.engine!.map(replayed);
       // Warm both sides (JIT, engine caches) before anything is timed.
       await run(`${s.name} warm-up`, api, 8, apiRequests, 1);
       await run(`${s.name} warm-up`, engineUrl, 8, engineRequests, 1);
@@ -209,9 +222,9 @@ async function main(): Promise<void> {
     if (floor) await stopApi(floor);
   }
   if (mix) {
-    child = await startApi(engineUrl, false, true);
+    child = await startApi(engineUrl, cpuProf, true);
     try {
-      await measureMix(mix, rows, raw);
+      await measureMix(mix, rows, raw, child);
       // How the cache served the mix: hits, misses, coalesced, bypassed (generation not current).
       const metrics = await (await fetch(`${api}/metrics`)).text();
       const outcomes = (metric: string) =>
@@ -445,6 +458,16 @@ function rssMbOf(child: ChildProcess): number {
   }
 }
 
+/**
+ * Forgets the engine's own request cache (aggregations and counts of size-0 searches): the
+ * capture and the previous run asked every view already, and a view asked once must cost the
+ * engine what a view nobody asked before costs.
+ */
+async function clearEngineRequestCache(): Promise<void> {
+  const res = await fetch(`${engineUrl}/${prefix}-*/_cache/clear?request=true`, { method: 'POST' });
+  if (!res.ok) throw new BenchError(`clearing the engine's request cache: ${res.status} ${await res.text()}`);
+}
+
 async function indexStats(): Promise<Record<'listings' | 'places' | 'events', number>> {
   const size = async (kind: 'listings' | 'places' | 'events') => {
     try {
@@ -502,9 +525,10 @@ async function buildScenarios(): Promise<Scenario[]> {
 
 /**
  * Many guests open the same start views: 80 % of requests go to 20 views (map at several
- * zooms, counts, price ranges, suggest, first feed pages), 20 % are views asked once, of the
- * same kinds. Each side runs the same sequence of 5 × `--mix-unique` requests, so every view
- * of the unique pool is asked exactly once on each side, whatever either side's speed.
+ * zooms, counts, price ranges, suggest, first feed pages), 20 % are views asked once, each one
+ * of those views with a parameter of its own. Each side runs the same sequence of
+ * 5 × `--mix-unique` requests, so every view of the unique pool is asked exactly once on each
+ * side, whatever either side's speed.
  */
 function buildMix(): Mix {
   const views = [
@@ -525,22 +549,29 @@ function buildMix(): Mix {
     '/v1/search/listings?kind=food',
     '/v1/search/listings?q=villa',
   ].map((path) => ({ path }));
-  // Views asked once: the same kinds of request as the repeated ones (a map moved a little, a
-  // count, feed and suggest with a limit or word of their own), so both halves cost the engine alike.
-  const unique: MixItem[] = [];
-  for (let i = 0; i < mixUnique; i++) {
-    const shift = (i - mixUnique / 2) * 0.0007;
-    const price = 100_000 + i * 37;
-    const paths = [
-      `/v1/search/map?zoom=10&bbox=${screen(10, shift * 8)}`,
-      `/v1/search/count?kind=stay&price_max=${price}`,
-      `/v1/search/listings?price_max=${price}`,
-      `/v1/search/suggest?q=${encodeURIComponent(`villa ${i}`)}`,
-      `/v1/search/map?zoom=15&bbox=${screen(15, shift / 8)}`,
-    ];
-    unique.push({ path: paths[i % paths.length]! });
-  }
-  return { views, unique };
+  // Views asked once: each is one of the repeated views with a parameter of its own, so both
+  // halves hold the same kinds of request in the same proportions: a map moved by up to a
+  // screen, a count or feed with a price bound, a suggest with a word more; after a price range
+  // the guest pages the feed up to a price.
+  const asked = (i: number): MixItem => {
+    const u = new URL(views[i % views.length]!.path, 'http://mix');
+    const q = u.searchParams;
+    if (u.pathname.endsWith('/map')) {
+      const zoom = Number(q.get('zoom'));
+      // Within a screen either way, a different place for every i (golden-ratio steps).
+      const spread = ((i * 0.6180339887498949) % 1) * 2 - 1;
+      q.set('bbox', screen(zoom, spread * screenWidth(zoom)));
+    } else if (u.pathname.endsWith('/suggest')) {
+      q.set('q', `${q.get('q')} ${i}`);
+    } else {
+      if (u.pathname.endsWith('/price-range')) u.pathname = '/v1/search/listings';
+      q.set('price_max', String(100_000 + i * 37));
+    }
+    return { path: `${u.pathname}?${q.toString().replace(/%2C/g, ',')}` };
+  };
+  const unique = Array.from({ length: mixUnique }, (_, i) => asked(i));
+  const warmUp = Array.from({ length: Math.ceil(mixUnique / 2) }, (_, i) => asked(mixUnique + i));
+  return { views, unique, warmUp };
 }
 
 /** The mix at 32 connections: the API with its result cache, then the engine alone. */
@@ -548,6 +579,7 @@ async function measureMix(
   mix: Mix,
   rows: Array<Record<string, unknown>>,
   raw: Array<{ scenario: string; api: Measured; engine: Measured; floor?: Measured; perApiRequest: number }>,
+  apiChildren: ChildProcess[],
 ): Promise<void> {
   // One sequence: four of five requests a repeated view (in a fixed pseudo-random order), the
   // fifth the next view of the unique pool.
@@ -575,40 +607,57 @@ async function measureMix(
     return queue.shift()!;
   };
   const c = 32;
-  const apiRun = await measureDetailed({
-    name: 'mix 80/20',
-    url: api,
-    connections: c,
-    amount: apiRequests,
-    requests: [
-      {
-        setupRequest: (req: Record<string, unknown>) => ({ ...req, method: 'GET', path: apiNext().path }),
-      } as never,
-    ],
-  });
-  const engineRun = await measureDetailed({
-    name: 'mix 80/20',
-    url: engineUrl,
-    connections: c,
-    amount: engineRequests,
-    requests: [
-      {
-        setupRequest: (req: Record<string, unknown>) => {
-          const r = nextEngine();
-          return {
-            ...req,
-            method: r.method,
-            path: r.path,
-            headers: { 'content-type': 'application/json' },
-            body: r.body,
-          };
-        },
-      } as never,
-    ],
-  });
+  const onApi = (name: string, amount: number, next: () => string) =>
+    measureDetailed({
+      name,
+      url: api,
+      connections: c,
+      amount,
+      requests: [
+        { setupRequest: (req: Record<string, unknown>) => ({ ...req, method: 'GET', path: next() }) } as never,
+      ],
+    });
+  const onEngine = (name: string, amount: number, next: () => Captured) =>
+    measureDetailed({
+      name,
+      url: engineUrl,
+      connections: c,
+      amount,
+      requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, ...replayed(next()) }) } as never],
+    });
+  const inOrder = <T>(list: T[]) => {
+    let i = 0;
+    return () => list[i++ % list.length]!;
+  };
+  // Each side warmed up on views of the mix's kinds that are in neither pool (a fresh API's
+  // first thousand requests run before the JIT has compiled them), then the engine's request
+  // cache emptied, so that what the warm-up or the side before asked is not served from it.
+  const warmUpEngine = mix.warmUp.flatMap((item) => item.engine ?? []);
+  await onApi('mix warm-up', mix.warmUp.length, inOrder(mix.warmUp.map((item) => item.path)));
+  await clearEngineRequestCache();
+  const cpu0 = cpuMs(apiChildren);
+  const apiRun = await onApi('mix 80/20', apiRequests, () => apiNext().path);
+  const apiCpuPerRequest = (cpuMs(apiChildren) - cpu0) / apiRequests;
+  await onEngine('mix warm-up', warmUpEngine.length, inOrder(warmUpEngine));
+  await clearEngineRequestCache();
+  const engineRun = await onEngine('mix 80/20', engineRequests, nextEngine);
+  // What no cache in front of the engine can avoid: the engine answering the requests of the
+  // views it has not seen (each repeated view once, then the unique pool), alone. The API's
+  // throughput cannot exceed the mix's size over that time, so the ratio of this bound to the
+  // engine-direct mix is the best the mix can read on this machine.
+  const unavoidable = [...mix.views, ...mix.unique].flatMap((item) => item.engine ?? []);
+  await clearEngineRequestCache();
+  const floorRun = await onEngine('mix 80/20, unseen views only', unavoidable.length, inOrder(unavoidable));
   const a = apiRun.measured;
   const e = engineRun.measured;
   const perApiRequest = engineRequests / apiRequests;
+  const unavoidableSeconds = unavoidable.length / floorRun.measured.rps;
+  const bestApiRps = apiRequests / unavoidableSeconds;
+  console.log(
+    `mix bound: the engine alone answers the ${unavoidable.length} requests of the views no cache has seen in ` +
+      `${unavoidableSeconds.toFixed(2)} s, so the API can serve at most ${Math.round(bestApiRps)} req/s of the mix: ` +
+      `${(bestApiRps / (e.rps / perApiRequest)).toFixed(2)} × engine-direct`,
+  );
   const eRps = e.rps / perApiRequest;
   raw.push({ scenario: 'mix 80/20 (cache on)', api: a, engine: e, perApiRequest });
   rows.push({
@@ -624,7 +673,7 @@ async function measureMix(
     'api p99': a.p99_ms,
     'eng p99': round1(e.p99_ms * perApiRequest),
     'ratio p99': (a.p99_ms / Math.max(e.p99_ms * perApiRequest, 0.1)).toFixed(2),
-    'api cpu ms/req': '',
+    'api cpu ms/req': apiCpuPerRequest.toFixed(2),
     errors: a.errors + e.errors + a.non2xx + e.non2xx,
   });
 }
