@@ -27,8 +27,12 @@ it('with SMTP_URL set, account mail goes out over SMTP with the link and the out
   expect(m.data.replace(/=\r\n/g, '')).toMatch(
     /confirm-email\?token=3D[A-Za-z0-9_-]+|confirm-email\?token=[A-Za-z0-9_-]+/,
   );
-  const { rows } = await t.sql.query('select sent_at from mail_outbox where "to" = $1', [u.email]);
-  expect(rows[0].sent_at).not.toBeNull();
+  // The relay has the message once its DATA is accepted; the sender marks the row after that.
+  const sentAt = await eventually('the outbox row marked sent', async () => {
+    const { rows } = await t.sql.query('select sent_at from mail_outbox where "to" = $1', [u.email]);
+    return rows[0]?.sent_at ?? null;
+  });
+  expect(sentAt).toBeInstanceOf(Date);
 });
 
 it('production refuses to start without an SMTP relay instead of keeping mail on local disk', () => {
