@@ -370,8 +370,15 @@ describe('events', { timeout: 60_000 }, () => {
     expect(await slugs()).toEqual([...upcoming.items, ...next.items].map((e: { slug: string }) => e.slug));
 
     const busy = cal.days.find((d: { count: number }) => d.count > 0);
+    // The page asks for the day only after it has rendered the new URL: waiting for quiet alone
+    // could end before that request starts (the page had been quiet since the last page of events).
+    const dayAsked = p.waitForResponse((r) => {
+      const u = new URL(r.url());
+      return u.pathname === '/v1/events/feed' && u.searchParams.get('day') === busy.date;
+    });
     await p.locator(`.calendar .day[data-date="${busy.date}"]`).click();
     await p.waitForURL((u) => u.searchParams.get('day') === busy.date);
+    await dayAsked;
     await api.settled();
     const feed = await get(api.last('/v1/events/feed'));
     const onDay = await p.locator('.event-list .card').count();
