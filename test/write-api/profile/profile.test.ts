@@ -297,7 +297,13 @@ describe('badges and the clearing calls (spec 6.2)', () => {
 
       const a = await http(t.url, 'POST', '/v1/assistant/read', { token: g.token });
       expect(a.body).toEqual({ notifications: 0, messages: 0, assistant: 0 });
-      expect(socket.messages.filter((m) => m.type === 'badges.updated')).toHaveLength(4);
+      const pushes = await socket.all('badges.updated', 4);
+      expect(pushes.map((m) => m.data)).toEqual([
+        { notifications: 0, messages: 4, assistant: 2 },
+        { notifications: 0, messages: 2, assistant: 2 },
+        { notifications: 0, messages: 0, assistant: 2 },
+        { notifications: 0, messages: 0, assistant: 0 },
+      ]);
     } finally {
       await socket.close();
     }

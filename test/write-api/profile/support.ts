@@ -33,9 +33,16 @@ export async function listenToAccount(t: TestApp, accountId: string) {
     messages,
     /** Resolves once a message of `type` has arrived (the test's own timeout bounds the wait). */
     async next(type: string): Promise<SocketMessage> {
+      return (await this.all(type, 1))[0]!;
+    },
+    /**
+     * Resolves with the messages of `type` once `count` of them have arrived: a push travels through
+     * Redis, so it may land after the HTTP answer of the call that sent it.
+     */
+    async all(type: string, count: number): Promise<SocketMessage[]> {
       for (;;) {
-        const found = messages.find((m) => m.type === type);
-        if (found) return found;
+        const found = messages.filter((m) => m.type === type);
+        if (found.length >= count) return found;
         await new Promise<void>((r) => waiters.push(r));
       }
     },
