@@ -88,11 +88,6 @@ export function buildSampledPointsRequest(f: Filters, ctx: QueryContext, zoom: n
 }
 
 /**
- * Round-robin over the cells of `buildSampledPointsRequest` (each cell's best first, then each
- * cell's second, …), then topped up from `ranked` (the plain rank order) when cells with few
- * objects leave room: always `maxPoints` points when at least that many match.
- */
-/**
  * A map hit's doc values as a point document; null when one is missing. A geo point's
  * doc value is its encoded position ("lat, lon" text on OpenSearch, an object or GeoJSON
  * elsewhere), a hair off what was indexed (under 1e-7 degrees): six decimals give it back.
@@ -124,6 +119,11 @@ function readGeoPoint(v: unknown): { lat: number; lon: number } | null {
   return null;
 }
 
+/**
+ * Round-robin over the cells of `buildSampledPointsRequest` (each cell's best first, then each
+ * cell's second, …), then topped up from `ranked` (the plain rank order) when cells with few
+ * objects leave room: always `maxPoints` points when at least that many match.
+ */
 export function samplePoints(
   aggregations: Record<string, any> | undefined,
   ranked: MapPointDoc[],
