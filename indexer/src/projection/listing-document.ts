@@ -68,7 +68,7 @@ export function projectListing(src: ListingSource, ctx: ProjectionContext): List
     amenities: src.amenityCodes,
     diets: src.food?.diets ?? [],
     blocked: src.blocked.map((b) => ({ gte: b.dateFrom, lt: b.dateTo })),
-    photos: l.photos,
+    cover_photo: l.photos[0] ?? null,
     created_at: l.createdAt.toISOString(),
     duration_min: src.experience?.duration_min ?? src.service?.duration_min ?? null,
     same_day: src.experience?.same_day ?? src.service?.same_day ?? null,

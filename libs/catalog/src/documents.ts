@@ -58,7 +58,12 @@ export interface ListingDocument {
   diets: string[];
   /** Not bookable: `gte` inclusive, `lt` exclusive (a `date_range`); available = no overlap. */
   blocked: Array<{ gte: string; lt: string }>;
-  photos: Array<{ thumb: string; medium: string; large: string | null }>;
+  /**
+   * The first photo, the only one a card shows. The index keeps no other: every photo with its
+   * three sizes was a third of a feed page's engine answer (25 KB for 21 cards), which the
+   * engine read and wrote and the read API parsed on every page.
+   */
+  cover_photo: { thumb: string; medium: string; large: string | null } | null;
   created_at: string;
   /** Experience and service both have a duration and a same-day flag: one field for filters. */
   duration_min: number | null;

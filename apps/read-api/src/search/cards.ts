@@ -17,7 +17,7 @@ export const CARD_SOURCE = [
   'rating_avg',
   'rating_count',
   'instant_book',
-  'photos',
+  'cover_photo',
 ] as const;
 
 export type CardSource = Pick<ListingDocument, (typeof CARD_SOURCE)[number]>;
@@ -37,7 +37,7 @@ export function toListingCard(
   opts: { lang: ContentLanguage; near?: LatLon | undefined; favorites?: ReadonlySet<number> | null },
 ): ListingCardBody {
   const title = pickText(doc.title, opts.lang, doc.original_lang);
-  const photo = doc.photos[0];
+  const photo = doc.cover_photo;
   const card: ListingCardBody = {
     id: doc.id,
     kind: doc.kind,

@@ -71,7 +71,7 @@ describe('cards', () => {
     rating_avg: 4.8,
     rating_count: 10,
     instant_book: true,
-    photos: [{ thumb: 't', medium: 'm', large: null }],
+    cover_photo: { thumb: 't', medium: 'm', large: null },
   };
 
   it('original language: not translated; other language: translated; missing: English', () => {
