@@ -22,7 +22,7 @@ export { indexerStats, type IndexerStats } from '@guest/catalog';
 export { listDeadLetters, replayDeadLetters } from './outbox/dead-letters.ts';
 export { rollEventHorizon } from './horizon.ts';
 export { startMaintenance, MAINTENANCE_JOBS, type Maintenance, type MaintenanceJob } from './maintenance.ts';
-export { ensureIndices } from './engine/aliases.ts';
+export { ensureIndices, staleIndexKinds } from './engine/aliases.ts';
 export { applyDeps, drainOptions, createLogger } from './deps.ts';
 export { loadDemoCatalog, demoNdjsonLines } from './demo/load-demo.ts';
 export { generateDemoCatalog } from './demo/generate-demo.ts';
