@@ -75,7 +75,7 @@ async function readApiPlugin(app: FastifyInstance): Promise<void> {
     maxBytes: config.SEARCH_RESPONSE_CACHE_MAX_MB * 1024 * 1024,
     generation: () => services.searchCache.currentGeneration(),
   });
-  registerCacheMetrics(app.metrics, services.searchCache, answers);
+  registerCacheMetrics(app.metrics, services.searchCache, answers, services.clusterTiles);
   const opts: ReadRouteOptions = { services, config };
   for (const route of ROUTES) await app.register(route, opts);
 }

@@ -5,6 +5,7 @@ import type { Database } from '@guest/db';
 import type { CursorCodec } from '@guest/http-kit';
 import type { Clock } from '@guest/runtime';
 import { createResultCache, type ResultCache, type SearchEngine } from '@guest/search-engine';
+import { createClusterTiles, type ClusterTiles } from './search/cluster-tiles.ts';
 import { createAmenitiesService, type AmenitiesService } from './amenities/service.ts';
 import { createCategoriesService, type CategoriesService } from './categories/service.ts';
 import { createClientConfigService, type ClientConfigService } from './config/service.ts';
@@ -48,6 +49,7 @@ export interface ReadServices {
   map: MapUpstream;
   /** Engine answers of the search routes, shared for a short while (hit rate and staleness for `/metrics`). */
   searchCache: ResultCache;
+  clusterTiles: ClusterTiles;
   /** Lets go of what the services hold open (the map provider's connection pool). */
   close(): Promise<void>;
 }
@@ -82,8 +84,23 @@ export function createReadServices(deps: ReadServiceDeps): ReadServices {
     pollMs: config.SEARCH_CACHE_GENERATION_POLL_MS,
     indices: [indices.listings, indices.places],
   });
+  const clusterTiles = createClusterTiles({
+    ttlMs: config.SEARCH_CACHE_TTL_MS,
+    maxTiles: config.SEARCH_CLUSTER_TILES_MAX,
+    generation: () => searchCache.currentGeneration(),
+  });
   return {
-    search: createSearchService({ engine, cache: searchCache, indices, fx, cursors, config, database, understanding }),
+    search: createSearchService({
+      engine,
+      cache: searchCache,
+      clusterTiles,
+      indices,
+      fx,
+      cursors,
+      config,
+      database,
+      understanding,
+    }),
     events: createEventsService({ engine, index: indices.events, cursors, clock, config, understanding }),
     places: createPlacesService({ engine, indices, clock }),
     categories: createCategoriesService({ db, engine, indices, cacheTtlS }),
@@ -95,6 +112,7 @@ export function createReadServices(deps: ReadServiceDeps): ReadServices {
     i18n,
     map,
     searchCache,
+    clusterTiles,
     close: async () => {
       searchCache.close();
       await map.close();

@@ -391,6 +391,12 @@ export const envSchema = z.object({
    */
   SEARCH_CACHE_GENERATION_POLL_MS: int(100, 10, 1000),
   /**
+   * Cluster cells of map tiles kept for moved maps (a tile wholly inside a box clusters the same
+   * in every box that holds it), in tiles of all filter sets together (about 200 bytes each);
+   * they live as long as engine answers do.
+   */
+  SEARCH_CLUSTER_TILES_MAX: int(100_000, 1, 10_000_000),
+  /**
    * Memory for whole anonymous answers of the search routes (a repeated view is sent as kept,
    * without validation, engine call or serialization), in MiB; they live as long as engine
    * answers do (`SEARCH_CACHE_TTL_MS`, and the index generation).

@@ -80,6 +80,29 @@ export interface CellBucket {
   bounds: { bounds?: { top_left: { lat: number; lon: number }; bottom_right: { lat: number; lon: number } } };
 }
 
+/** A cluster with the grid cell it came from (`x`, `y` of the geotile at the grid's precision). */
+export interface Cell extends ClusterBody {
+  x: number;
+  y: number;
+}
+
+/** The cells of a `cells` aggregation of `clusterCells`, in the engine's order. */
+export function parseCells<B extends CellBucket = CellBucket>(
+  aggregations: Record<string, any> | undefined,
+  countOf: (bucket: B) => number = (b) => b.doc_count,
+): Cell[] {
+  const buckets: B[] = aggregations?.cells?.buckets ?? [];
+  return buckets.flatMap((b) => {
+    const c = b.centre.location;
+    const bb = b.bounds.bounds;
+    if (!c || !bb) return [];
+    // A geotile key is "precision/x/y".
+    const [, x, y] = b.key.split('/').map(Number);
+    const bbox: ClusterBody['bbox'] = [bb.top_left.lon, bb.bottom_right.lat, bb.bottom_right.lon, bb.top_left.lat];
+    return [{ x: x!, y: y!, lat: c.lat, lon: c.lon, count: countOf(b), bbox }];
+  });
+}
+
 /**
  * Clusters from the `cells` aggregation of `clusterCells`: at most `maxCells` (`truncated` when the
  * grid had more), each counting `countOf` its bucket (default: the documents in the cell).
@@ -89,24 +112,62 @@ export function parseClusters<B extends CellBucket = CellBucket>(
   maxCells: number,
   countOf: (bucket: B) => number = (b) => b.doc_count,
 ): { clusters: ClusterBody[]; truncated: boolean } {
-  const buckets: B[] = aggregations?.cells?.buckets ?? [];
-  const clusters = buckets.slice(0, maxCells).flatMap((b) => {
-    const c = b.centre.location;
-    const bb = b.bounds.bounds;
-    if (!c || !bb) return [];
-    return [
-      {
-        lat: c.lat,
-        lon: c.lon,
-        count: countOf(b),
-        bbox: [bb.top_left.lon, bb.bottom_right.lat, bb.bottom_right.lon, bb.top_left.lat] as [
-          number,
-          number,
-          number,
-          number,
-        ],
-      },
-    ];
-  });
-  return { clusters, truncated: buckets.length > maxCells };
+  const cells = parseCells(aggregations, countOf);
+  return { clusters: cells.slice(0, maxCells).map(toClusterBody), truncated: cells.length > maxCells };
+}
+
+/** The largest first, then north to south and west to east: one order however the cells were gathered. */
+export function byCountThenPlace(a: Cell, b: Cell): number {
+  return b.count - a.count || a.y - b.y || a.x - b.x;
+}
+
+export function toClusterBody(c: Cell): ClusterBody {
+  return { lat: c.lat, lon: c.lon, count: c.count, bbox: c.bbox };
+}
+
+/** Longitudes and latitudes of tile (`x`, `y`) of precision `p`. */
+export function tileBounds(p: number, x: number, y: number): BBox {
+  const n = 2 ** p;
+  const lon = (i: number) => (i / n) * 360 - 180;
+  const lat = (j: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * j) / n))) * 180) / Math.PI;
+  return { minLon: lon(x), maxLon: lon(x + 1), minLat: lat(y + 1), maxLat: lat(y) };
+}
+
+/** Tiles `x0..x1` by `y0..y1` (inclusive) of one precision. */
+export interface TileRect {
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+}
+
+/** Degrees kept between the box's sides and the tiles counted inside it, and added around a tile query. */
+export const TILE_MARGIN = 1e-7;
+
+/**
+ * The tiles of precision `p` that lie inside the box by at least `TILE_MARGIN` on every side: their
+ * cells are the same for every box that holds them, so they can be kept and shared between boxes.
+ * Null when there are none, or for a box across the antimeridian or beyond the grid's latitudes
+ * (the engine folds those points into the edge rows).
+ */
+export function interiorTiles(bbox: BBox, p: number): TileRect | null {
+  if (bbox.minLon > bbox.maxLon || bbox.maxLat > 85 || bbox.minLat < -85) return null;
+  const n = 2 ** p;
+  let x0 = Math.max(0, Math.ceil(tileX(bbox.minLon + TILE_MARGIN, p)));
+  let x1 = Math.min(n - 1, Math.floor(tileX(bbox.maxLon - TILE_MARGIN, p)) - 1);
+  let y0 = Math.max(0, Math.ceil(tileY(bbox.maxLat - TILE_MARGIN, p)));
+  let y1 = Math.min(n - 1, Math.floor(tileY(bbox.minLat + TILE_MARGIN, p)) - 1);
+  // The tile arithmetic rounds: check the corners against the box and step inwards where needed.
+  while (x0 <= x1 && tileBounds(p, x0, 0).minLon < bbox.minLon + TILE_MARGIN) x0++;
+  while (x0 <= x1 && tileBounds(p, x1, 0).maxLon > bbox.maxLon - TILE_MARGIN) x1--;
+  while (y0 <= y1 && tileBounds(p, 0, y0).maxLat > bbox.maxLat - TILE_MARGIN) y0++;
+  while (y0 <= y1 && tileBounds(p, 0, y1).minLat < bbox.minLat + TILE_MARGIN) y1--;
+  return x0 <= x1 && y0 <= y1 ? { x0, x1, y0, y1 } : null;
+}
+
+/** The box the tiles of `rect` cover. */
+export function rectBounds(p: number, rect: TileRect): BBox {
+  const nw = tileBounds(p, rect.x0, rect.y0);
+  const se = tileBounds(p, rect.x1, rect.y1);
+  return { minLon: nw.minLon, maxLon: se.maxLon, minLat: se.minLat, maxLat: nw.maxLat };
 }

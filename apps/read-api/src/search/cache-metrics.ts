@@ -1,15 +1,22 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { ResultCache } from '@guest/search-engine';
 import type { AnswerCache } from './answer-cache.ts';
+import type { ClusterTiles } from './cluster-tiles.ts';
 
 /**
  * The two caches of the search routes in `/metrics`. Engine answers (`search_cache_*`): how calls
  * were served (hit, miss, coalesced with one under way, bypass while the index generation is not
  * known), how many answers it holds, the age of the generation reading (what bounds staleness)
- * and the ages of the answers it served. Whole answers (`search_answer_cache_*`): how requests
+ * and the ages of the answers it served. Tile cells of cluster maps (`search_cluster_tiles_*`):
+ * tiles served from kept cells or read, and how many are kept. Whole answers (`search_answer_cache_*`): how requests
  * were served, the memory held and the ages of the answers sent. Read at each scrape.
  */
-export function registerCacheMetrics(registry: Registry, cache: ResultCache, answers: AnswerCache): void {
+export function registerCacheMetrics(
+  registry: Registry,
+  cache: ResultCache,
+  answers: AnswerCache,
+  tiles: ClusterTiles,
+): void {
   const m = scrapedMetrics(registry);
   m.outcomes(
     'search_cache_requests_total',
@@ -39,6 +46,16 @@ export function registerCacheMetrics(registry: Registry, cache: ResultCache, ans
     'Age of the answers served from the search result cache (time since their engine call started).',
     () => cache.takeServedAges(),
   );
+
+  m.outcomes(
+    'search_cluster_tiles_total',
+    'Tiles wholly inside a cluster map box by how they were served: kept cells (hit) or read from the engine (miss).',
+    () => {
+      const s = tiles.stats();
+      return { hit: s.hits, miss: s.misses };
+    },
+  );
+  m.gauge('search_cluster_tiles_kept', 'Cluster cells of map tiles kept for moved maps.', () => tiles.stats().tiles);
 
   m.outcomes(
     'search_answer_cache_requests_total',

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { SearchFilters } from './params.ts';
-import { cellsSpanned, gridPrecision, parseClusters } from '../geo/clusters.ts';
+import {
+  cellsSpanned,
+  gridPrecision,
+  interiorTiles,
+  parseClusters,
+  rectBounds,
+  TILE_MARGIN,
+  tileBounds,
+} from '../geo/clusters.ts';
 import { buildClusterRequest, buildPointsRequest, samplePoints } from './map.ts';
 import type { QueryContext } from './query.ts';
 
@@ -111,5 +119,49 @@ describe('samplePoints', () => {
 
   it('no cells: the rank order alone', () => {
     expect(samplePoints(undefined, [doc(5), doc(6)], 1).map((p) => p.id)).toEqual([5]);
+  });
+});
+
+describe('interiorTiles: the tiles a box holds wholly', () => {
+  it('every tile it names lies inside the box by the margin; the next one out on each side does not', () => {
+    for (const zoom of [4, 9, 12]) {
+      const box = screen(7.9, 98.3, zoom);
+      const p = gridPrecision(zoom, box, 500);
+      const r = interiorTiles(box, p)!;
+      expect(r.x1 - r.x0 + 1).toBeGreaterThanOrEqual(14);
+      expect(r.y1 - r.y0 + 1).toBeGreaterThanOrEqual(7);
+      const inside = (b: ReturnType<typeof tileBounds>) =>
+        b.minLon >= box.minLon + TILE_MARGIN &&
+        b.maxLon <= box.maxLon - TILE_MARGIN &&
+        b.minLat >= box.minLat + TILE_MARGIN &&
+        b.maxLat <= box.maxLat - TILE_MARGIN;
+      expect(inside(rectBounds(p, r))).toBe(true);
+      expect(inside(tileBounds(p, r.x0 - 1, r.y0))).toBe(false);
+      expect(inside(tileBounds(p, r.x1 + 1, r.y0))).toBe(false);
+      expect(inside(tileBounds(p, r.x0, r.y0 - 1))).toBe(false);
+      expect(inside(tileBounds(p, r.x0, r.y1 + 1))).toBe(false);
+    }
+  });
+
+  it('none for a box smaller than a tile, across the antimeridian, or reaching beyond the grid', () => {
+    expect(interiorTiles({ minLon: 98.3, maxLon: 98.30001, minLat: 7.9, maxLat: 7.90001 }, 14)).toBeNull();
+    expect(interiorTiles({ minLon: 170, maxLon: -170, minLat: -10, maxLat: 10 }, 6)).toBeNull();
+    expect(interiorTiles({ minLon: -180, maxLon: 180, minLat: -89, maxLat: 89 }, 3)).toBeNull();
+  });
+
+  it('a box whose sides are tile borders holds the tiles between them', () => {
+    const t = tileBounds(10, 800, 480);
+    const next = tileBounds(10, 801, 481);
+    const box = { minLon: t.minLon, maxLon: next.maxLon, minLat: next.minLat, maxLat: t.maxLat };
+    // The margin keeps tiles whose border is the box's own out: the frame query reads them.
+    expect(interiorTiles(box, 10)).toBeNull();
+    const wider = {
+      ...box,
+      minLon: box.minLon - 1e-3,
+      maxLon: box.maxLon + 1e-3,
+      minLat: box.minLat - 1e-3,
+      maxLat: box.maxLat + 1e-3,
+    };
+    expect(interiorTiles(wider, 10)).toEqual({ x0: 800, x1: 801, y0: 480, y1: 481 });
   });
 });

@@ -1,6 +1,7 @@
 import type { ListingDocument } from '@guest/catalog';
 import type { Dsl } from '@guest/search-engine';
-import { cellsSpanned, clusterCells, gridPrecision } from '../geo/clusters.ts';
+import { cellsSpanned, clusterCells, gridPrecision, rectBounds, TILE_MARGIN, type TileRect } from '../geo/clusters.ts';
+import { boundingBoxFilter, type BBox } from '../geo/filters.ts';
 import type { Filters } from './params.ts';
 import { buildListingQuery, hasText, type QueryContext } from './query.ts';
 import { buildSort } from './sort.ts';
@@ -19,6 +20,63 @@ export function buildClusterRequest(f: Filters, ctx: QueryContext, zoom: number,
     query: buildListingQuery(f, ctx, { filter: [ON_MAP] }),
     aggs: { cells: clusterCells(gridPrecision(zoom, f.bbox, maxCells), maxCells + 1) },
   };
+}
+
+/**
+ * The clusters of the tiles of `rect` (precision `precision`) for the filters without their box:
+ * cells a later box that holds these tiles wholly can reuse. The query reaches `TILE_MARGIN`
+ * beyond the tiles, so that no object the engine puts in one of them is missed at a border;
+ * cells of the tiles around are the caller's to leave out.
+ */
+export function buildTileClusterRequest(f: Filters, ctx: QueryContext, precision: number, rect: TileRect): Dsl {
+  const b = rectBounds(precision, rect);
+  const around: BBox = {
+    minLon: b.minLon - TILE_MARGIN,
+    maxLon: b.maxLon + TILE_MARGIN,
+    minLat: b.minLat - TILE_MARGIN,
+    maxLat: b.maxLat + TILE_MARGIN,
+  };
+  const cells = (rect.x1 - rect.x0 + 3) * (rect.y1 - rect.y0 + 3);
+  return {
+    size: 0,
+    track_total_hits: false,
+    query: buildListingQuery({ ...f, bbox: undefined }, ctx, { filter: [ON_MAP, boundingBoxFilter(around)] }),
+    aggs: { cells: clusterCells(precision, cells) },
+  };
+}
+
+/**
+ * The clusters of the box's frame around the tiles of `inner`, which lie wholly inside it: the
+ * box's own query, narrowed to four strips that reach `TILE_MARGIN` into `inner` (the caller keeps
+ * only the cells of tiles outside `inner`).
+ */
+export function buildEdgeClusterRequest(
+  f: Filters & { bbox: BBox },
+  ctx: QueryContext,
+  precision: number,
+  inner: TileRect,
+  maxCells: number,
+): Dsl {
+  const box = f.bbox;
+  const r = rectBounds(precision, inner);
+  const strips: BBox[] = [
+    { minLon: box.minLon, maxLon: box.maxLon, minLat: r.maxLat - TILE_MARGIN, maxLat: box.maxLat },
+    { minLon: box.minLon, maxLon: box.maxLon, minLat: box.minLat, maxLat: r.minLat + TILE_MARGIN },
+    { minLon: box.minLon, maxLon: r.minLon + TILE_MARGIN, minLat: r.minLat, maxLat: r.maxLat },
+    { minLon: r.maxLon - TILE_MARGIN, maxLon: box.maxLon, minLat: r.minLat, maxLat: r.maxLat },
+  ];
+  const frame: Dsl = { bool: { should: strips.map((s) => boundingBoxFilter(s)), minimum_should_match: 1 } };
+  return {
+    size: 0,
+    track_total_hits: false,
+    query: buildListingQuery(f, ctx, { filter: [ON_MAP, frame] }),
+    aggs: { cells: clusterCells(precision, maxCells + 1) },
+  };
+}
+
+/** What identifies the tiles' cells of `buildTileClusterRequest` apart from the tiles themselves. */
+export function clusterTileScope(f: Filters, ctx: QueryContext, precision: number): string {
+  return `${precision} ${JSON.stringify(buildListingQuery({ ...f, bbox: undefined }, ctx, { filter: [ON_MAP] }))}`;
 }
 
 export const POINT_FIELDS = ['id', 'kind', 'location', 'price_minor', 'currency'] as const;

@@ -14,15 +14,29 @@ import {
 } from '@guest/catalog';
 import type { CachedReads, SearchEngine } from '@guest/search-engine';
 import { nameIn, toListingCard, type CardSource } from './cards.ts';
-import { CLUSTER_MAX_ZOOM, parseClusters, type ClusterBody } from '../geo/clusters.ts';
+import {
+  byCountThenPlace,
+  CLUSTER_MAX_ZOOM,
+  gridPrecision,
+  interiorTiles,
+  parseCells,
+  toClusterBody,
+  type Cell,
+  type ClusterBody,
+  type TileRect,
+} from '../geo/clusters.ts';
+import { tileKey, type ClusterTiles } from './cluster-tiles.ts';
 import { favoriteIds } from './favorites.ts';
 import { buildCountRequest, buildFeedRequest, FEED_CURSOR_SCOPE, requestFingerprint, type FeedCursor } from './feed.ts';
 import type { Filters, SEARCH_KINDS, Sort } from './params.ts';
 import { buildFilterValuesRequest, parseFilterValues, type FilterValues } from './filter-values.ts';
 import {
   buildClusterRequest,
+  buildEdgeClusterRequest,
   buildPointsRequest,
   buildSampledPointsRequest,
+  buildTileClusterRequest,
+  clusterTileScope,
   POINTS_PARAMS,
   SAMPLED_POINTS_PARAMS,
   samplePoints,
@@ -63,6 +77,8 @@ export interface SearchServiceDeps {
    * to the engine.
    */
   cache?: CachedReads;
+  /** Cluster cells of whole tiles kept between boxes (see `ClusterTiles`); without it every map asks for its box. */
+  clusterTiles?: ClusterTiles;
   /** Aliases of the listings and places indices. */
   indices: { listings: string; places: string };
   fx: FxTableSource;
@@ -123,6 +139,11 @@ export interface Viewer {
 /** With a kind, this many place candidates are checked for listings of that kind. */
 const PLACE_CANDIDATES_WITH_KIND = 30;
 
+/** The clusters of a map from its cells in display order: at most `cap`, `truncated` beyond. */
+function clusterBody(cells: Cell[], cap: number): Pick<MapBody, 'clusters' | 'points' | 'truncated'> {
+  return { clusters: cells.slice(0, cap).map(toClusterBody), points: [], truncated: cells.length > cap };
+}
+
 export type SearchService = ReturnType<typeof createSearchService>;
 
 /**
@@ -133,6 +154,41 @@ export type SearchService = ReturnType<typeof createSearchService>;
 export function createSearchService(deps: SearchServiceDeps) {
   const { engine, indices, cursors, config } = deps;
   const cached: CachedReads = deps.cache ?? engine;
+
+  /**
+   * A cluster map from kept tile cells (`ClusterTiles`): the tiles wholly inside the box from the
+   * cells kept for these filters, those not kept yet from one engine call that keeps them, and the
+   * frame along the box's edges from another. The same clusters and total as the box's own
+   * request. Null when the box has no whole tile, or nothing may be served from the cache.
+   */
+  async function clustersFromTiles(filters: Filters, ctx: QueryContext, zoom: number, cap: number) {
+    const { bbox } = filters;
+    if (!deps.clusterTiles || !bbox) return null;
+    const precision = gridPrecision(zoom, bbox, cap);
+    const inner = interiorTiles(bbox, precision);
+    if (!inner) return null;
+    const seen = deps.clusterTiles.lookup(clusterTileScope(filters, ctx, precision), inner);
+    if (!seen) return null;
+    const { missing } = seen;
+    const [edge, fresh] = await Promise.all([
+      cached.search(indices.listings, buildEdgeClusterRequest({ ...filters, bbox }, ctx, precision, inner, cap)),
+      missing ? cached.search(indices.listings, buildTileClusterRequest(filters, ctx, precision, missing)) : null,
+    ]);
+    const within = (c: Cell, r: TileRect) => c.x >= r.x0 && c.x <= r.x1 && c.y >= r.y0 && c.y <= r.y1;
+    const cells = parseCells(edge.aggregations).filter((c) => !within(c, inner));
+    if (missing && fresh) {
+      const read = new Map(
+        parseCells(fresh.aggregations)
+          .filter((c) => within(c, missing))
+          .map((c) => [tileKey(c.x, c.y), c]),
+      );
+      deps.clusterTiles.store(seen, missing, read);
+      cells.push(...read.values());
+    }
+    for (const cell of seen.found.values()) if (cell && !(missing && within(cell, missing))) cells.push(cell);
+    cells.sort(byCountThenPlace);
+    return { ...clusterBody(cells, cap), total: cells.reduce((n, c) => n + c.count, 0) };
+  }
 
   async function queryContext(q: string | undefined): Promise<QueryContext> {
     const [fx, plan] = await Promise.all([deps.fx.table(), deps.understanding.plan(q)]);
@@ -205,9 +261,11 @@ export function createSearchService(deps: SearchServiceDeps) {
       const ctx = await queryContext(filters.q);
       const cap = config.MAP_MAX_POINTS;
       if (zoom <= CLUSTER_MAX_ZOOM) {
+        const composed = await clustersFromTiles(filters, ctx, zoom, cap);
+        if (composed) return composed;
         const res = await cached.search(indices.listings, buildClusterRequest(filters, ctx, zoom, cap));
-        const { clusters, truncated } = parseClusters(res.aggregations, cap);
-        return { clusters, points: [], total: res.total, truncated };
+        const cells = parseCells(res.aggregations).sort(byCountThenPlace);
+        return { ...clusterBody(cells, cap), total: res.total };
       }
       const res = await cached.search(indices.listings, buildPointsRequest(filters, ctx, cap), POINTS_PARAMS);
       const truncated = res.total > res.hits.length;
