@@ -235,6 +235,7 @@ async function main(): Promise<void> {
           .join(', ');
       console.log(`answer cache during the mix: ${outcomes('search_answer_cache_requests_total')}`);
       console.log(`engine-answer cache during the mix: ${outcomes('search_cache_requests_total')}`);
+      console.log(`cluster map tiles during the mix: ${outcomes('search_cluster_tiles_total')}`);
     } finally {
       await stopApi(child);
     }
