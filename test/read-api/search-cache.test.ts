@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { http } from '../support/http.ts';
 import { eventually } from '../support/eventually.ts';
 import { register } from '../write-api/auth/support.ts';
-import { loadCatalog, search } from './search/support.ts';
+import { generationKnown, loadCatalog, metric, metricsText, search } from './search/support.ts';
 
 /**
  * The caches of the search routes, as clients see them: answers are shared between guests and
@@ -28,26 +28,12 @@ beforeAll(async () => {
     },
   });
   await loadCatalog(t, 'catalog.ndjson');
-  await eventually('the cache knows the index generation', async () => {
-    const age = metric(await metricsText(), 'search_cache_generation_age_seconds');
-    return age !== null && age >= 0;
-  });
+  await generationKnown(t.url);
 });
 afterAll(async () => t?.close());
 
-async function metricsText(): Promise<string> {
-  const res = await http(t.url, 'GET', '/metrics');
-  expect(res.status).toBe(200);
-  return res.text;
-}
-
-function metric(text: string, name: string, labels = ''): number | null {
-  const line = text.split('\n').find((l) => l.startsWith(`${name}${labels} `));
-  return line ? Number(line.split(' ')[1]) : null;
-}
-
 const outcomes = async () => {
-  const text = await metricsText();
+  const text = await metricsText(t.url);
   const of = (o: string) => metric(text, 'search_cache_requests_total', `{outcome="${o}"}`) ?? 0;
   const answer = (o: string) => metric(text, 'search_answer_cache_requests_total', `{outcome="${o}"}`) ?? 0;
   return {
@@ -209,7 +195,7 @@ describe('search result cache', () => {
   it('reports the answer cache in /metrics', async () => {
     await search(t, 'price-range', { kind: 'stay' });
     await search(t, 'price-range', { kind: 'stay' });
-    const text = await metricsText();
+    const text = await metricsText(t.url);
     expect(metric(text, 'search_answer_cache_hit_ratio')).toBeGreaterThan(0);
     expect(metric(text, 'search_answer_cache_bytes')).toBeGreaterThan(0);
     expect(metric(text, 'search_answer_cache_served_age_seconds_count')).toBeGreaterThan(0);

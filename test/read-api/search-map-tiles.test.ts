@@ -5,9 +5,8 @@ import { createServer } from '@guest/http-kit';
 import { readApi } from '@guest/read-api';
 import { createRuntime, type Runtime } from '@guest/runtime';
 import { eventually } from '../support/eventually.ts';
-import { http } from '../support/http.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { loadCatalogText, search } from './search/support.ts';
+import { generationKnown, loadCatalogText, metric, metricsText, search } from './search/support.ts';
 
 /**
  * A cluster map moved across the catalog is answered from the cells of the tiles it still shows
@@ -90,10 +89,7 @@ beforeAll(async () => {
   await cachedServer.listen({ host: '127.0.0.1', port: 0 });
   const address = cachedServer.server.address();
   cached = { ...plain, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
-  await eventually('the cached API knows the index generation', async () => {
-    const age = metric(await metricsText(), 'search_cache_generation_age_seconds');
-    return age !== null && age >= 0;
-  });
+  await generationKnown(cached.url);
 }, 120_000);
 afterAll(async () => {
   await cachedServer?.close();
@@ -101,17 +97,8 @@ afterAll(async () => {
   await plain?.close();
 });
 
-async function metricsText(): Promise<string> {
-  return (await http(cached.url, 'GET', '/metrics')).text;
-}
-
-function metric(text: string, name: string, labels = ''): number | null {
-  const line = text.split('\n').find((l) => l.startsWith(`${name}${labels} `));
-  return line ? Number(line.split(' ')[1]) : null;
-}
-
 const tileOutcome = async (outcome: 'hit' | 'miss') =>
-  metric(await metricsText(), 'search_cluster_tiles_total', `{outcome="${outcome}"}`) ?? 0;
+  metric(await metricsText(cached.url), 'search_cluster_tiles_total', `{outcome="${outcome}"}`) ?? 0;
 
 /** Both answers for one box: equal in every cluster (centres to the engine's float noise). */
 async function expectSameMap(params: Record<string, string | number>) {

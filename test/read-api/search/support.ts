@@ -3,6 +3,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { importCatalogText, reindexAll } from '@guest/indexer';
 import type { TestApp } from '../../support/test-app.ts';
+import { eventually } from '../../support/eventually.ts';
 import { http } from '../../support/http.ts';
 
 export const FIXTURES = path.join(import.meta.dirname, '..', '..', 'fixtures', 'search');
@@ -86,4 +87,25 @@ export function titleCode(title: string): string {
   const c = CODE_OF_TITLE[title];
   if (!c) throw new Error(`unknown fixture title "${title}" (ask in English, lang=en)`);
   return c;
+}
+
+/** The text of `/metrics` of the server at `url`. */
+export async function metricsText(url: string): Promise<string> {
+  const res = await http(url, 'GET', '/metrics');
+  if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
+  return res.text;
+}
+
+/** One sample of a metrics text (`labels` as written, e.g. `{outcome="hit"}`); null when absent. */
+export function metric(text: string, name: string, labels = ''): number | null {
+  const line = text.split('\n').find((l) => l.startsWith(`${name}${labels} `));
+  return line ? Number(line.split(' ')[1]) : null;
+}
+
+/** Waits until the search caches of the server at `url` have read the index generation. */
+export async function generationKnown(url: string): Promise<void> {
+  await eventually('the cache knows the index generation', async () => {
+    const age = metric(await metricsText(url), 'search_cache_generation_age_seconds');
+    return age !== null && age >= 0;
+  });
 }
