@@ -1,5 +1,5 @@
-import type { FastifyServerOptions } from 'fastify';
-import { destination, type DestinationStream } from 'pino';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import { destination, symbols, type DestinationStream, type Logger } from 'pino';
 
 /**
  * Own fields of an error that can hold request data: the parameters and text of a failed query
@@ -95,7 +95,7 @@ export function safeUrl(url: string): string {
 }
 
 /** Fastify's request serializer, with `safeUrl`. */
-function requestSerializer(req: {
+export function requestSerializer(req: {
   method?: string;
   url?: string;
   host?: string;
@@ -109,6 +109,40 @@ function requestSerializer(req: {
     remoteAddress: req.ip,
     remotePort: req.socket?.remotePort,
   };
+}
+
+interface PinoInternals {
+  [symbols.streamSym]?: DestinationStream;
+  [symbols.chindingsSym]?: string;
+}
+
+/**
+ * Writes the access line of an answered request: the same text as
+ * `log.info({ req, res, responseTime }, 'request completed')` with the serializers above (Fastify's
+ * `res` serializer keeps the status only), built as one template. The line is written for every
+ * request, and pino's general path (serializer lookup per key, the redaction wrapper of `req`,
+ * a stringifier per value) was over 3 % of the read API's CPU for a line whose shape never changes.
+ * A logger that is not pino's (none configured) takes the general path.
+ */
+export function writeAccessLine(
+  log: FastifyBaseLogger,
+  req: Parameters<typeof requestSerializer>[0],
+  statusCode: number,
+  responseTime: number,
+): void {
+  const internals = log as unknown as PinoInternals;
+  const stream = internals[symbols.streamSym];
+  const bindings = internals[symbols.chindingsSym];
+  if (!stream || typeof bindings !== 'string') {
+    log.info({ req, res: { statusCode }, responseTime }, 'request completed');
+    return;
+  }
+  if (!(log as Logger).isLevelEnabled('info')) return;
+  stream.write(
+    `{"level":30,"time":${Date.now()}${bindings},"req":${JSON.stringify(requestSerializer(req))},` +
+      `"res":{"statusCode":${statusCode}},"responseTime":${Number.isFinite(responseTime) ? responseTime : null},` +
+      `"msg":"request completed"}\n`,
+  );
 }
 
 /** How long a log line may wait in the buffer of `bufferedStdout`. */
