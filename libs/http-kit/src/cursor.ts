@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { AppError } from './errors/app-error.ts';
 
 /**
@@ -11,7 +11,9 @@ export interface CursorCodec {
 }
 
 export function createCursorCodec(secret: string): CursorCodec {
-  const sign = (payload: string) => createHmac('sha256', secret).update(payload).digest('base64url');
+  // The key imported once: a secret given as text is imported anew by every `createHmac`.
+  const key = createSecretKey(Buffer.from(secret, 'utf8'));
+  const sign = (payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
   const invalid = (reason: string) =>
     new AppError('validation_error', 'The cursor is not valid for this list; start again without it.', {
       field: 'cursor',

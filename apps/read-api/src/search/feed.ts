@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Dsl } from '@guest/search-engine';
 import { CARD_SOURCE } from './cards.ts';
 import type { Filters, Sort } from './params.ts';
@@ -16,24 +16,24 @@ export interface FeedCursor {
   h: string;
 }
 
-/** Stable fingerprint of a request's filters and sort (key order does not matter). */
+/**
+ * Stable fingerprint of a request's filters and sort (key order does not matter). Keys are put in
+ * code-unit order, which for these ASCII keys is the order `localeCompare` gave earlier cursors.
+ */
 export function requestFingerprint(filters: Filters, sort: Sort): string {
   const canonical = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(canonical);
     if (v && typeof v === 'object') {
-      return Object.fromEntries(
-        Object.entries(v as Record<string, unknown>)
-          .filter(([, x]) => x !== undefined)
-          .sort(([a], [b]) => a.localeCompare(b))
-          .map(([k, x]) => [k, canonical(x)]),
-      );
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(v).sort()) {
+        const x = (v as Record<string, unknown>)[k];
+        if (x !== undefined) out[k] = canonical(x);
+      }
+      return out;
     }
     return v;
   };
-  return createHash('sha256')
-    .update(JSON.stringify(canonical({ filters, sort })))
-    .digest('base64url')
-    .slice(0, 16);
+  return hash('sha256', JSON.stringify(canonical({ filters, sort })), 'base64url').slice(0, 16);
 }
 
 /** One page of the feed: `limit + 1` hits, so `has_more` is known without counting. */
