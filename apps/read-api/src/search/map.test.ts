@@ -58,13 +58,23 @@ describe('map requests', () => {
     });
   });
 
-  it('points: at most the cap, only what a marker needs', () => {
-    const body = buildPointsRequest(SearchFilters.parse({}), ctx, 500) as any;
+  it('points: at most the cap, only what a marker needs, and a sample over the box in the same search', () => {
+    const bbox = { minLon: 98.29, minLat: 7.8, maxLon: 98.33, maxLat: 7.83 };
+    const body = buildPointsRequest(SearchFilters.parse({}), ctx, 15, 500) as any;
     expect(body.size).toBe(500);
+    expect(body.track_total_hits).toBe(true);
     expect(body._source).toBe(false);
     expect(body.stored_fields).toBe('_none_');
     expect(body.docvalue_fields).toEqual(['id', 'kind', 'location', 'price_minor', 'currency']);
     expect(body.query).toEqual({ bool: { filter: [{ term: { has_point: true } }] } });
+    const boxed = buildPointsRequest({ ...SearchFilters.parse({}), bbox }, ctx, 15, 500) as any;
+    const cells = boxed.aggs.cells;
+    // Zoom 15 cells are 2 levels finer (precision 17) unless the box spans more than 500 of them.
+    expect(cells.geotile_grid).toEqual({ field: 'location', precision: gridPrecision(15, bbox, 500), size: 500 });
+    expect(cells.geotile_grid.precision).toBeLessThanOrEqual(17);
+    expect(cells.aggs.best.top_hits).toMatchObject({ _source: false, stored_fields: '_none_', sort: boxed.sort });
+    expect(cells.aggs.best.top_hits.size).toBeGreaterThanOrEqual(2);
+    expect(cells.aggs.best.top_hits.size).toBeLessThanOrEqual(100);
   });
 
   it('parses buckets into clusters with [minLon, minLat, maxLon, maxLat] and flags truncation', () => {

@@ -34,11 +34,9 @@ import {
   buildClusterRequest,
   buildEdgeClusterRequest,
   buildPointsRequest,
-  buildSampledPointsRequest,
   buildTileClusterRequest,
   clusterTileScope,
   POINTS_PARAMS,
-  SAMPLED_POINTS_PARAMS,
   samplePoints,
   pointFromFields,
   toMapPoint,
@@ -267,17 +265,10 @@ export function createSearchService(deps: SearchServiceDeps) {
         const cells = parseCells(res.aggregations).sort(byCountThenPlace);
         return { ...clusterBody(cells, cap), total: res.total };
       }
-      const res = await cached.search(indices.listings, buildPointsRequest(filters, ctx, cap), POINTS_PARAMS);
+      const res = await cached.search(indices.listings, buildPointsRequest(filters, ctx, zoom, cap), POINTS_PARAMS);
       const truncated = res.total > res.hits.length;
-      let docs = res.hits.map((h) => pointFromFields(h.fields)).filter((d): d is MapPointDoc => d !== null);
-      if (truncated) {
-        const sampled = await cached.search(
-          indices.listings,
-          buildSampledPointsRequest(filters, ctx, zoom, cap),
-          SAMPLED_POINTS_PARAMS,
-        );
-        docs = samplePoints(sampled.aggregations, docs, cap);
-      }
+      const ranked = res.hits.map((h) => pointFromFields(h.fields)).filter((d): d is MapPointDoc => d !== null);
+      const docs = truncated ? samplePoints(res.aggregations, ranked, cap) : ranked;
       return { clusters: [], points: docs.map(toMapPoint), total: res.total, truncated };
     },
 
