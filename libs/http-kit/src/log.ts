@@ -95,7 +95,7 @@ export function safeUrl(url: string): string {
 }
 
 /** Fastify's request serializer, with `safeUrl`. */
-export function requestSerializer(req: {
+function requestSerializer(req: {
   method?: string;
   url?: string;
   host?: string;
