@@ -9,7 +9,7 @@ import {
   TILE_MARGIN,
   tileBounds,
 } from '../geo/clusters.ts';
-import { buildClusterRequest, buildPointsRequest, samplePoints } from './map.ts';
+import { buildClusterRequest, buildPointsRequest, pointFromHit, samplePoints } from './map.ts';
 import type { QueryContext } from './query.ts';
 
 const ctx: QueryContext = { fx: { base: 'THB', rates: {} }, baseCurrency: 'THB' };
@@ -96,39 +96,65 @@ describe('map requests', () => {
 });
 
 describe('samplePoints', () => {
-  const doc = (id: number) => ({
-    id,
-    kind: 'stay' as const,
-    location: { lat: 7.9, lon: 98.3 },
-    price_minor: 100,
-    currency: 'THB',
-  });
+  const point = (id: number) => ({ id, kind: 'stay', lat: 7.9, lon: 98.3, price_minor: 100, currency: 'THB' });
   // As the engine gives doc values: arrays, the geo point as "lat, lon" text.
-  const cell = (...ids: number[]) => ({
-    best: {
-      hits: {
-        hits: ids.map((id) => ({
-          fields: {
-            id: [id],
-            kind: ['stay'],
-            location: ['7.8999999, 98.3000001'],
-            price_minor: [100],
-            currency: ['THB'],
-          },
-        })),
-      },
-    },
+  const hit = (id: number) => ({
+    fields: { id: [id], kind: ['stay'], location: ['7.8999999, 98.3000001'], price_minor: [100], currency: ['THB'] },
   });
+  const cell = (...ids: number[]) => ({ best: { hits: { hits: ids.map(hit) } } });
 
   it('takes each cell best first, round-robin, then tops up from the rank order without repeats', () => {
     const aggs = { cells: { buckets: [cell(1, 2, 3), cell(10), cell(20, 21)] } };
-    expect(samplePoints(aggs, [doc(99)], 4).map((p) => p.id)).toEqual([1, 10, 20, 2]);
-    expect(samplePoints(aggs, [], 1)[0]).toEqual(doc(1));
-    expect(samplePoints(aggs, [doc(1), doc(98), doc(99)], 8).map((p) => p.id)).toEqual([1, 10, 20, 2, 21, 3, 98, 99]);
+    expect(samplePoints(aggs, [hit(99)], 4).map((p) => p.id)).toEqual([1, 10, 20, 2]);
+    expect(samplePoints(aggs, [], 1)[0]).toEqual(point(1));
+    expect(samplePoints(aggs, [hit(1), hit(98), hit(99)], 8).map((p) => p.id)).toEqual([1, 10, 20, 2, 21, 3, 98, 99]);
   });
 
   it('no cells: the rank order alone', () => {
-    expect(samplePoints(undefined, [doc(5), doc(6)], 1).map((p) => p.id)).toEqual([5]);
+    expect(samplePoints(undefined, [hit(5), hit(6)], 1).map((p) => p.id)).toEqual([5]);
+  });
+
+  it('a hit without its doc values is passed over', () => {
+    const aggs = { cells: { buckets: [{ best: { hits: { hits: [{ fields: { id: [7] } }, hit(8)] } } }, cell(30)] } };
+    expect(samplePoints(aggs, [{}, hit(40)], 3).map((p) => p.id)).toEqual([30, 8, 40]);
+  });
+});
+
+describe("pointFromHit: a hit's doc values as a map point", () => {
+  const fields = { id: [3], kind: ['food'], price_minor: [2500], currency: ['THB'] };
+  it('reads the geo point as OpenSearch gives it ("lat, lon") and as objects or GeoJSON', () => {
+    const want = { id: 3, kind: 'food', lat: 7.818741, lon: 98.29316, price_minor: 2500, currency: 'THB' };
+    expect(pointFromHit({ fields: { ...fields, location: ['7.818740995919168, 98.29316000640392'] } })).toEqual(want);
+    expect(
+      pointFromHit({ fields: { ...fields, location: [{ lat: 7.818740995919168, lon: 98.29316000640392 }] } }),
+    ).toEqual(want);
+    expect(
+      pointFromHit({
+        fields: { ...fields, location: [{ type: 'Point', coordinates: [98.29316000640392, 7.818740995919168] }] },
+      }),
+    ).toEqual(want);
+    expect(pointFromHit({ fields: { ...fields, location: ['-33.5,-70.25'] } })).toMatchObject({
+      lat: -33.5,
+      lon: -70.25,
+    });
+  });
+
+  it('null when a value is missing or the position does not read', () => {
+    for (const location of [
+      [],
+      ['7.8'],
+      ['7.8,'],
+      [',98.3'],
+      ['north, east'],
+      [{ lat: 'x', lon: 1 }],
+      [{ lat: null, lon: null }],
+      [{ coordinates: [98.3] }],
+      [42],
+    ])
+      expect(pointFromHit({ fields: { ...fields, location } })).toBeNull();
+    expect(pointFromHit({ fields: { ...fields, id: [], location: ['7.8, 98.3'] } })).toBeNull();
+    expect(pointFromHit({ fields: { ...fields, currency: [], location: ['7.8, 98.3'] } })).toBeNull();
+    expect(pointFromHit({})).toBeNull();
   });
 });
 

@@ -1,8 +1,8 @@
-import type { ListingDocument } from '@guest/catalog';
 import type { Dsl } from '@guest/search-engine';
 import { cellsSpanned, clusterCells, gridPrecision, rectBounds, TILE_MARGIN, type TileRect } from '../geo/clusters.ts';
 import { boundingBoxFilter, type BBox } from '../geo/filters.ts';
 import type { Filters } from './params.ts';
+import type { MapPointBody } from './schemas.ts';
 import { buildListingQuery, hasText, type QueryContext } from './query.ts';
 import { buildSort } from './sort.ts';
 
@@ -81,10 +81,10 @@ export function clusterTileScope(f: Filters, ctx: QueryContext, precision: numbe
 
 export const POINT_FIELDS = ['id', 'kind', 'location', 'price_minor', 'currency'] as const;
 
-/** One point of the map as the engine gives it: doc values of `POINT_FIELDS`. */
-export type MapPointDoc = Pick<ListingDocument, 'id' | 'kind' | 'price_minor' | 'currency'> & {
-  location: { lat: number; lon: number };
-};
+/** A map hit as the engine gives it: doc values of `POINT_FIELDS`. */
+export interface MapHit {
+  fields?: Record<string, unknown[]>;
+}
 
 /**
  * How a map hit is fetched: doc values only. A street-level map fetches hundreds of hits, and
@@ -138,72 +138,83 @@ export const POINTS_PARAMS = {
 };
 
 /**
- * A map hit's doc values as a point document; null when one is missing. A geo point's
- * doc value is its encoded position ("lat, lon" text on OpenSearch, an object or GeoJSON
- * elsewhere), a hair off what was indexed (under 1e-7 degrees): six decimals give it back.
+ * A map hit's doc values as a point; null when one is missing. A geo point's doc value is its
+ * encoded position ("lat, lon" text on OpenSearch, an object or GeoJSON elsewhere), a hair off
+ * what was indexed (under 1e-7 degrees): six decimals give it back.
  */
-export function pointFromFields(fields: Record<string, unknown[]> | undefined): MapPointDoc | null {
-  const id = fields?.id?.[0];
-  const location = readGeoPoint(fields?.location?.[0]);
-  if (typeof id !== 'number' || !location) return null;
-  const price = fields?.price_minor?.[0];
-  const currency = fields?.currency?.[0];
-  const kind = fields?.kind?.[0];
-  if (typeof price !== 'number' || typeof currency !== 'string' || typeof kind !== 'string') return null;
-  return { id, kind: kind as MapPointDoc['kind'], location, price_minor: price, currency };
+export function pointFromHit(hit: MapHit): MapPointBody | null {
+  const f = hit.fields;
+  if (!f) return null;
+  const id = f.id?.[0];
+  const price = f.price_minor?.[0];
+  const currency = f.currency?.[0];
+  const kind = f.kind?.[0];
+  if (typeof id !== 'number' || typeof price !== 'number' || typeof currency !== 'string' || typeof kind !== 'string')
+    return null;
+  const at = f.location?.[0];
+  let lat: number;
+  let lon: number;
+  if (typeof at === 'string') {
+    // Read in place, without split/map/trim arrays: a busy view's answer has over a thousand of
+    // these. Number() skips the blank after the comma.
+    const comma = at.indexOf(',');
+    if (comma <= 0 || comma === at.length - 1) return null;
+    lat = Number(at.slice(0, comma));
+    lon = Number(at.slice(comma + 1));
+  } else if (at && typeof at === 'object') {
+    const o = at as { lat?: unknown; lon?: unknown; coordinates?: unknown[] };
+    const [x, y] = Array.isArray(o.coordinates) ? o.coordinates : [o.lon, o.lat];
+    if (typeof x !== 'number' || typeof y !== 'number') return null;
+    lat = y;
+    lon = x;
+  } else return null;
+  if (!Number.isFinite(lat) || !Number.isFinite(lon)) return null;
+  return { id, kind: kind as MapPointBody['kind'], lat: round6(lat), lon: round6(lon), price_minor: price, currency };
 }
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 
-function readGeoPoint(v: unknown): { lat: number; lon: number } | null {
-  if (typeof v === 'string') {
-    const [lat, lon] = v.split(',').map((x) => Number(x.trim()));
-    return Number.isFinite(lat) && Number.isFinite(lon) ? { lat: round6(lat!), lon: round6(lon!) } : null;
+/** Every hit of `hits` that reads as a point, in their order. */
+export function pointsFromHits(hits: MapHit[]): MapPointBody[] {
+  const points: MapPointBody[] = [];
+  for (const hit of hits) {
+    const point = pointFromHit(hit);
+    if (point) points.push(point);
   }
-  if (v && typeof v === 'object') {
-    const o = v as { lat?: unknown; lon?: unknown; coordinates?: unknown };
-    if (typeof o.lat === 'number' && typeof o.lon === 'number') return { lat: round6(o.lat), lon: round6(o.lon) };
-    if (Array.isArray(o.coordinates) && typeof o.coordinates[0] === 'number' && typeof o.coordinates[1] === 'number')
-      return { lat: round6(o.coordinates[1]), lon: round6(o.coordinates[0]) };
-  }
-  return null;
+  return points;
 }
 
 /**
  * Round-robin over the cells of `buildPointsRequest`'s sample (each cell's best first, then each
  * cell's second, …), then topped up from `ranked` (the plain rank order) when cells with few
- * objects leave room: always `maxPoints` points when at least that many match.
+ * objects leave room: always `maxPoints` points when at least that many match. A hit becomes a
+ * point only when it is taken: a busy view's answer holds about twice the points it shows.
  */
 export function samplePoints(
   aggregations: Record<string, any> | undefined,
-  ranked: MapPointDoc[],
+  ranked: MapHit[],
   maxPoints: number,
-): MapPointDoc[] {
-  const cells: MapPointDoc[][] = (aggregations?.cells?.buckets ?? []).map(
-    (b: { best: { hits: { hits: Array<{ fields?: Record<string, unknown[]> }> } } }) =>
-      b.best.hits.hits.map((h) => pointFromFields(h.fields)).filter((d): d is MapPointDoc => d !== null),
+): MapPointBody[] {
+  const cells: MapHit[][] = (aggregations?.cells?.buckets ?? []).map(
+    (b: { best?: { hits?: { hits?: MapHit[] } } }) => b.best?.hits?.hits ?? [],
   );
-  const picked = new Map<number, MapPointDoc>();
-  for (let round = 0; picked.size < maxPoints && cells.some((c) => c.length > round); round++) {
+  const picked = new Map<number, MapPointBody>();
+  const take = (hit: MapHit) => {
+    const point = pointFromHit(hit);
+    if (point && !picked.has(point.id)) picked.set(point.id, point);
+  };
+  let longest = 0;
+  for (const cell of cells) longest = Math.max(longest, cell.length);
+  for (let round = 0; round < longest && picked.size < maxPoints; round++) {
     for (const cell of cells) {
-      const doc = cell[round];
-      if (doc && picked.size < maxPoints) picked.set(doc.id, doc);
+      if (picked.size >= maxPoints) break;
+      const hit = cell[round];
+      if (hit) take(hit);
     }
   }
-  for (const doc of ranked) {
+  for (const hit of ranked) {
     if (picked.size >= maxPoints) break;
-    if (!picked.has(doc.id)) picked.set(doc.id, doc);
+    take(hit);
   }
   return [...picked.values()];
-}
-
-export function toMapPoint(doc: MapPointDoc) {
-  return {
-    id: doc.id,
-    kind: doc.kind,
-    lat: doc.location.lat,
-    lon: doc.location.lon,
-    price_minor: doc.price_minor,
-    currency: doc.currency,
-  };
 }

@@ -56,6 +56,7 @@ export const MapPoint = z
     currency: z.string(),
   })
   .meta({ id: 'MapPoint' });
+export type MapPointBody = z.infer<typeof MapPoint>;
 
 export const MapCluster = z
   .object({

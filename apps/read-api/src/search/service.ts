@@ -38,9 +38,7 @@ import {
   clusterTileScope,
   POINTS_PARAMS,
   samplePoints,
-  pointFromFields,
-  toMapPoint,
-  type MapPointDoc,
+  pointsFromHits,
 } from './map.ts';
 import {
   buildHistogramRequest,
@@ -51,7 +49,7 @@ import {
 } from './price-range.ts';
 import type { QueryContext } from './query.ts';
 import type { QueryUnderstanding } from '../query-understanding/service.ts';
-import type { ListingCardBody } from './schemas.ts';
+import type { ListingCardBody, MapPointBody } from './schemas.ts';
 import {
   buildListingSuggestRequest,
   buildPlaceSuggestRequest,
@@ -106,7 +104,7 @@ export interface MapRequest extends Filters {
 
 export interface MapBody {
   clusters: ClusterBody[];
-  points: Array<ReturnType<typeof toMapPoint>>;
+  points: MapPointBody[];
   total: number;
   truncated: boolean;
 }
@@ -267,9 +265,8 @@ export function createSearchService(deps: SearchServiceDeps) {
       }
       const res = await cached.search(indices.listings, buildPointsRequest(filters, ctx, zoom, cap), POINTS_PARAMS);
       const truncated = res.total > res.hits.length;
-      const ranked = res.hits.map((h) => pointFromFields(h.fields)).filter((d): d is MapPointDoc => d !== null);
-      const docs = truncated ? samplePoints(res.aggregations, ranked, cap) : ranked;
-      return { clusters: [], points: docs.map(toMapPoint), total: res.total, truncated };
+      const points = truncated ? samplePoints(res.aggregations, res.hits, cap) : pointsFromHits(res.hits);
+      return { clusters: [], points, total: res.total, truncated };
     },
 
     /** How many listings the filters match, without fetching documents. */
