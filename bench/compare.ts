@@ -12,6 +12,7 @@ import { createLogger, loadDemoCatalog, reindexAll, staleIndexKinds } from '@gue
 import { createRuntime } from '@guest/runtime';
 import { argValue, BenchError, failLoudly, getJson, measureDetailed, printTable, type Measured } from './lib.ts';
 import { eventScenarios } from './lib-events.ts';
+import { findNginx, startNginx, type Nginx } from './nginx-yardstick.ts';
 
 /**
  * `npm run bench:compare -- --listings 100000` — the read API beside the engine it wraps, for
@@ -29,6 +30,9 @@ import { eventScenarios } from './lib-events.ts';
  *    floor (`bench/floor-proxy.ts`) is a bare Node.js server that makes the same captured engine
  *    requests per path and sends the engine's answer back: `floor ÷ eng` is what any Node.js
  *    layer in front of the engine costs on these cores, `api ÷ floor` what the API adds to it.
+ *    When nginx is installed (`apt-get install nginx-light`; `--no-nginx` skips it), the engine
+ *    requests are also replayed through nginx as a plain reverse proxy (`bench/nginx-yardstick.ts`):
+ *    `nginx ÷ eng` is what the leanest process in front of the engine costs on the same cores.
  *
  * Engine figures are per API request: an API request that makes k engine requests (price range:
  * stats then histogram; suggest: places and listings side by side) is worth k engine requests,
@@ -46,6 +50,7 @@ const connections = argValue('connections', '1,32').split(',').map(Number);
 const only = argValue('only', '');
 const cpuProf = process.argv.includes('--cpu-prof');
 const withMix = !process.argv.includes('--no-mix');
+const withNginx = !process.argv.includes('--no-nginx');
 const mixUnique = Number(argValue('mix-unique', '1500'));
 const apiProcesses = Number(argValue('api-processes', '1'));
 const outDir = path.join(repoRoot, '.data/bench');
@@ -60,6 +65,7 @@ const engineUrl = config.SEARCH_URL.replace(/\/+$/, '');
 const apiPort = config.PORT;
 const api = `http://127.0.0.1:${apiPort}`;
 const floorUrl = `http://127.0.0.1:${apiPort + 1}`;
+const nginxPort = apiPort + 2;
 
 /**
  * Centre of the street-level views (zoom 13 and more): the demo catalog's densest part of Phuket
@@ -168,10 +174,29 @@ async function main(): Promise<void> {
   const floorFile = path.join(outDir, 'floor-captured.json');
   fs.writeFileSync(floorFile, JSON.stringify(byPath));
   const floor = scenarios.length ? await startFloor(floorFile) : null;
-  child = await startApi(engineUrl, cpuProf, false);
+  const nginxBin = scenarios.length && withNginx ? findNginx() : null;
+  if (scenarios.length && withNginx && !nginxBin)
+    console.log('nginx not found (apt-get install nginx-light): no nginx column this run');
+  const nginx: Nginx | null = nginxBin
+    ? await startNginx({ bin: nginxBin, port: nginxPort, engineUrl, dir: path.join(outDir, 'nginx') })
+    : null;
+  try {
+    child = await startApi(engineUrl, cpuProf, false);
+  } catch (err) {
+    if (floor) await stopApi(floor);
+    if (nginx) await nginx.stop();
+    throw err;
+  }
   let rssMb = 0;
   const rows: Array<Record<string, unknown>> = [];
-  const raw: Array<{ scenario: string; api: Measured; engine: Measured; floor?: Measured; perApiRequest: number }> = [];
+  const raw: Array<{
+    scenario: string;
+    api: Measured;
+    engine: Measured;
+    floor?: Measured;
+    nginx?: Measured;
+    perApiRequest: number;
+  }> = [];
   try {
     for (const s of scenarios) {
       const perApiRequest = s.engine!.length / s.paths.length;
@@ -181,6 +206,7 @@ async function main(): Promise<void> {
       await run(`${s.name} warm-up`, api, 8, apiRequests, 1);
       await run(`${s.name} warm-up`, engineUrl, 8, engineRequests, 1);
       await run(`${s.name} warm-up`, floorUrl, 8, apiRequests, 1);
+      if (nginx) await run(`${s.name} warm-up`, nginx.url, 8, engineRequests, 1);
       for (const c of connections) {
         const cpu0 = cpuMs(child);
         const a = await run(s.name, api, c, apiRequests, durationS);
@@ -189,10 +215,12 @@ async function main(): Promise<void> {
         const floorCpu0 = cpuMs(floor!);
         const f = await run(s.name, floorUrl, c, apiRequests, durationS);
         const floorCpuPerRequest = f.requests ? (cpuMs(floor!) - floorCpu0) / f.requests : 0;
+        // Through nginx the engine requests are replayed as they are: per API request, as for the engine.
+        const n = nginx ? await run(s.name, nginx.url, c, engineRequests, durationS) : null;
         const eRps = e.rps / perApiRequest;
         const eP50 = e.p50_ms * perApiRequest;
         const eP99 = e.p99_ms * perApiRequest;
-        raw.push({ scenario: s.name, api: a, engine: e, floor: f, perApiRequest });
+        raw.push({ scenario: s.name, api: a, engine: e, floor: f, ...(n ? { nginx: n } : {}), perApiRequest });
         rows.push({
           scenario: s.name,
           conns: c,
@@ -212,7 +240,10 @@ async function main(): Promise<void> {
           'api ÷ floor': (a.rps / Math.max(f.rps, 1)).toFixed(2),
           'floor p99': f.p99_ms,
           'floor cpu ms/req': floorCpuPerRequest.toFixed(2),
-          errors: a.errors + e.errors + a.non2xx + e.non2xx + f.errors + f.non2xx,
+          // Throughput only: autocannon's latencies through nginx do not agree with its own request
+          // rate (at 1 connection, 2,100 req/s with a mean of 2 ms), where wrk's do.
+          ...(n ? { 'nginx ÷ eng': (n.rps / perApiRequest / eRps).toFixed(2) } : {}),
+          errors: a.errors + e.errors + a.non2xx + e.non2xx + f.errors + f.non2xx + (n ? n.errors + n.non2xx : 0),
         });
       }
     }
@@ -220,6 +251,7 @@ async function main(): Promise<void> {
     rssMb = apiRssMb(child);
     await stopApi(child);
     if (floor) await stopApi(floor);
+    if (nginx) await nginx.stop();
   }
   if (mix) {
     child = await startApi(engineUrl, cpuProf, true);
