@@ -189,6 +189,29 @@ describe('GET /v1/events/map', () => {
     expect(body.total).toBe(3);
   });
 
+  it('shows on each point what the card of its occurrence shows, in the asked language', async () => {
+    for (const lang of ['en', 'ru', 'th', 'zh-Hans']) {
+      const { points } = await get(`/v1/events/map?zoom=14&bbox=98.28,7.88,98.32,7.91&lang=${lang}`);
+      // The map's points are the events' nearest occurrences, as the upcoming list's cards are.
+      const { items } = await get(`/v1/events/upcoming?bbox=98.28,7.88,98.32,7.91&limit=50&lang=${lang}`);
+      expect(points).toHaveLength(3);
+      for (const p of points) {
+        const card = items.find((c: { id: number }) => c.id === p.id);
+        expect(card, p.slug).toBeDefined();
+        expect(p).toEqual({
+          id: card.id,
+          slug: card.slug,
+          title: card.title,
+          category_code: card.category.code,
+          day: card.day,
+          start_time: card.start_time,
+          lat: card.point.lat,
+          lon: card.point.lon,
+        });
+      }
+    }
+  });
+
   describe('with more matching events than MAP_MAX_POINTS', () => {
     const CAP = 3;
     let small: TestApp;

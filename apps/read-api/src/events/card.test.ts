@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventOccurrenceDocument } from '@guest/catalog';
-import { toEventCard } from './card.ts';
+import { toEventCard, toEventPoint, type EventPointSource } from './card.ts';
 
 const doc = {
   event_id: 5,
@@ -48,5 +48,34 @@ describe('toEventCard', () => {
       end_time: '01:00',
       ends_next_day: true,
     });
+  });
+});
+
+describe('toEventPoint', () => {
+  // What the events map asks the engine for: nothing else comes back.
+  const point: EventPointSource = {
+    event_id: 5,
+    slug: 'thai-cooking-class',
+    title: { en: 'Thai cooking class', ru: 'Кулинарный мастер-класс' },
+    original_lang: 'ru',
+    category: { code: 'workshop' },
+    day: '2026-12-02',
+    start_time: '23:00',
+    location: { lat: 7.8, lon: 98.3 },
+  };
+  it('titles a point as its card: the request language, else the original, else the slug', () => {
+    expect(toEventPoint(point, 'en')).toEqual({
+      id: 5,
+      slug: 'thai-cooking-class',
+      title: 'Thai cooking class',
+      category_code: 'workshop',
+      day: '2026-12-02',
+      start_time: '23:00',
+      lat: 7.8,
+      lon: 98.3,
+    });
+    expect(toEventPoint(point, 'th').title).toBe(toEventCard(doc, 'th').title);
+    expect(toEventPoint(point, 'ru').title).toBe('Кулинарный мастер-класс');
+    expect(toEventPoint({ ...point, title: {} }, 'en').title).toBe('thai-cooking-class');
   });
 });

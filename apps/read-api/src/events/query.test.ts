@@ -14,6 +14,7 @@ import {
   unseenEventIds,
   type EventScope,
 } from './query.ts';
+import { EVENT_POINT_SOURCE } from './card.ts';
 
 const now = new Date('2026-12-01T10:00:00Z');
 const base: EventScope = {
@@ -205,6 +206,13 @@ describe('mapQuery', () => {
     const points = mapQuery(base, { zoom: 13, maxPoints: 500 }) as any;
     expect(points.size).toBe(500);
     expect(points.collapse).toEqual({ field: 'event_id' });
+  });
+  it('loads only what a point shows: no description or search helper of 500 occurrences', () => {
+    const points = mapQuery(base, { zoom: 13, maxPoints: 500 }) as any;
+    expect(points._source).toEqual([...EVENT_POINT_SOURCE]);
+    for (const heavy of ['description', 'place_names', 'place_path_ids', 'venue']) {
+      expect(points._source).not.toContain(heavy);
+    }
   });
 });
 

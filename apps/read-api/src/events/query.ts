@@ -4,6 +4,7 @@ import { cellPrecision, CLUSTER_MAX_ZOOM, clusterCells } from '../geo/clusters.t
 import { boundingBoxFilter, withinRadiusFilter, type BBox } from '../geo/filters.ts';
 import { timeOfDayClause, type TimeOfDay } from './time-of-day.ts';
 import type { DayWindow } from './window.ts';
+import { EVENT_POINT_SOURCE } from './card.ts';
 import { planClauses, type PlanTargets } from '../query-understanding/dsl.ts';
 import { planOrWords, type QueryPlan } from '../query-understanding/understand.ts';
 
@@ -297,6 +298,7 @@ export function mapQuery(scope: EventScope, opts: { zoom: number; maxPoints: num
   return {
     size: opts.maxPoints,
     track_total_hits: false,
+    _source: [...EVENT_POINT_SOURCE],
     query: eventQuery(scope),
     collapse: { field: 'event_id' },
     sort: OCCURRENCE_SORT,

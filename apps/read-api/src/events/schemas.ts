@@ -122,3 +122,4 @@ export const EventPageResponse = EventCard.extend({
 }).meta({ id: 'EventPageResponse' });
 
 export type EventCardT = z.infer<typeof EventCard>;
+export type EventMapPointT = z.infer<typeof EventMapPoint>;

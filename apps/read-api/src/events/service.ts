@@ -4,7 +4,7 @@ import type { ContentLanguage, EventOccurrenceDocument } from '@guest/catalog';
 import type { Clock } from '@guest/runtime';
 import type { SearchEngine } from '@guest/search-engine';
 import { CLUSTER_MAX_ZOOM, parseClusters, type CellBucket } from '../geo/clusters.ts';
-import { textIn, toEventCard } from './card.ts';
+import { textIn, toEventCard, toEventPoint, type EventPointSource } from './card.ts';
 import {
   calendarQuery,
   EVENT_MAP_MAX_CELLS,
@@ -254,7 +254,7 @@ async function loadMap(deps: EventsServiceDeps, scope: EventScope | null, zoom: 
   const empty = { clusters: [], points: [], truncated: false, total: 0 };
   if (!scope) return empty;
   const maxPoints = deps.config.MAP_MAX_POINTS;
-  const res = await deps.engine.search<EventOccurrenceDocument>(deps.index, mapQuery(scope, { zoom, maxPoints }));
+  const res = await deps.engine.search<EventPointSource>(deps.index, mapQuery(scope, { zoom, maxPoints }));
   const total: number = res.aggregations?.total?.value ?? 0;
   if (zoom <= CLUSTER_MAX_ZOOM) {
     const { clusters, truncated } = parseClusters<CellBucket & { events: { value: number } }>(
@@ -264,19 +264,7 @@ async function loadMap(deps: EventsServiceDeps, scope: EventScope | null, zoom: 
     );
     return { clusters, points: [], truncated, total };
   }
-  const points = res.hits.map((h) => {
-    const card = toEventCard(h._source, lang);
-    return {
-      id: card.id,
-      slug: card.slug,
-      title: card.title,
-      category_code: card.category.code,
-      day: card.day,
-      start_time: card.start_time,
-      lat: card.point.lat,
-      lon: card.point.lon,
-    };
-  });
+  const points = res.hits.map((h) => toEventPoint(h._source, lang));
   return { clusters: [], points, truncated: total > points.length, total };
 }
 
