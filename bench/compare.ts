@@ -215,7 +215,7 @@ async function main(): Promise<void> {
         const floorCpu0 = cpuMs(floor!);
         const f = await run(s.name, floorUrl, c, apiRequests, durationS);
         const floorCpuPerRequest = f.requests ? (cpuMs(floor!) - floorCpu0) / f.requests : 0;
-        // Through nginx the engine requests are replayed as they are: per API request, as for the engine.
+        // The same engine requests as `e`, through nginx.
         const n = nginx ? await run(s.name, nginx.url, c, engineRequests, durationS) : null;
         const eRps = e.rps / perApiRequest;
         const eP50 = e.p50_ms * perApiRequest;
@@ -242,7 +242,7 @@ async function main(): Promise<void> {
           'floor cpu ms/req': floorCpuPerRequest.toFixed(2),
           // Throughput only: autocannon's latencies through nginx do not agree with its own request
           // rate (at 1 connection, 2,100 req/s with a mean of 2 ms), where wrk's do.
-          ...(n ? { 'nginx ÷ eng': (n.rps / perApiRequest / eRps).toFixed(2) } : {}),
+          ...(n ? { 'nginx ÷ eng': (n.rps / e.rps).toFixed(2) } : {}),
           errors: a.errors + e.errors + a.non2xx + e.non2xx + f.errors + f.non2xx + (n ? n.errors + n.non2xx : 0),
         });
       }
