@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loggerOptions } from './log.ts';
@@ -66,5 +69,34 @@ describe('the access line', () => {
     expect(res.statusCode).toBe(200);
     expect(lines).toEqual([]);
     await app.close();
+  });
+});
+
+describe('the log on stdout', () => {
+  it('keeps every line whole and in order, in Thai, Chinese and Russian, up to the exit', () => {
+    // More than one block of the buffered destination, written in one go and then exiting at
+    // once: what is not flushed by the exit is lost, a byte count in characters cuts lines.
+    const script = `
+      import pino from 'pino';
+      import { loggerOptions } from './libs/http-kit/src/log.ts';
+      const options = loggerOptions('info');
+      const log = pino(options, options.stream);
+      for (let i = 0; i < 3000; i++) log.info({ i, text: 'ภูเก็ต 普吉岛 Пхукет '.repeat(1 + (i % 7)) }, 'line');
+      process.exit(0);
+    `;
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(3000);
+    lines.forEach((line, i) => {
+      const record = JSON.parse(line) as { i: number; text: string };
+      expect(record.i).toBe(i);
+      expect(record.text).toBe('ภูเก็ต 普吉岛 Пхукет '.repeat(1 + (i % 7)));
+    });
   });
 });

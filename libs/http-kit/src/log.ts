@@ -160,9 +160,20 @@ const LOG_BLOCK_BYTES = 32 * 1024;
  * Stdout for the log, written asynchronously in blocks of `LOG_BLOCK_BYTES` and at least every
  * 100 ms, and flushed when the process exits: a write per line (a system call each) was a large
  * share of the API's CPU at thousands of requests a second.
+ *
+ * Lines go in as bytes: given text, SonicBoom appends each line to one string per block and takes
+ * that string's UTF-8 length on every write, so a line cost time in proportion to the block
+ * waiting before it (2.9 µs a line in blocks of 32 kB, against 0.3 µs as bytes; 2 % of the read
+ * API's CPU per cluster map).
  */
 function bufferedStdout(): DestinationStream {
-  const dest = destination({ dest: 1, sync: false, minLength: LOG_BLOCK_BYTES, maxWrite: 2 * LOG_BLOCK_BYTES });
+  const dest = destination({
+    dest: 1,
+    sync: false,
+    minLength: LOG_BLOCK_BYTES,
+    maxWrite: 2 * LOG_BLOCK_BYTES,
+    contentMode: 'buffer',
+  });
   const timer = setInterval(() => {
     try {
       dest.flush();
@@ -171,7 +182,9 @@ function bufferedStdout(): DestinationStream {
     }
   }, LOG_FLUSH_MS);
   timer.unref();
-  return dest;
+  // In buffer mode SonicBoom takes Buffers only (its type still says text). `dest.write` is looked
+  // up per line: pino replaces it with a no-op when stdout's reader has gone (EPIPE).
+  return { write: (line: string) => dest.write(Buffer.from(line) as unknown as string) };
 }
 
 /** Logger options of every server: level, header redaction, the safe error serializer. */
