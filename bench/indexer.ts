@@ -22,6 +22,7 @@ import { projectListing } from '../indexer/src/projection/listing-document.ts';
 import { projectPlace } from '../indexer/src/projection/place-document.ts';
 import { projectEventOccurrences } from '../indexer/src/projection/event-documents.ts';
 import { progressBar } from '../indexer/src/progress.ts';
+import { percentile } from './lib.ts';
 
 /**
  * `npm run bench:indexer -- --listings 100000 --events 5000 --updates 200 [--rounds 2]`
@@ -219,11 +220,10 @@ try {
   }
   latBar.done();
   await worker.stop();
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
+  const pct = (p: number) => percentile(latencies, p / 100);
   rows.push([
     `change-to-visible (${latencies.length} single updates)`,
-    `p50 ${pct(50).toFixed(0)} ms, p99 ${pct(99).toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms (index refresh_interval 1s)`,
+    `p50 ${pct(50).toFixed(0)} ms, p99 ${pct(99).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms (index refresh_interval 1s)`,
   ]);
 
   const report = await verifyIndex(rt);

@@ -81,8 +81,8 @@ export async function measureDetailed(o: MeasureOptions): Promise<MeasuredDetail
       rps: o.amount
         ? Math.round(result.requests.total / ((lastAnswer - started) / 1000))
         : Math.round(result.requests.average),
-      p50_ms: latencies.length ? percentile(latencies, 0.5) : result.latency.p50,
-      p99_ms: latencies.length ? percentile(latencies, 0.99) : result.latency.p99,
+      p50_ms: latencies.length ? round2(percentile(latencies, 0.5)) : result.latency.p50,
+      p99_ms: latencies.length ? round2(percentile(latencies, 0.99)) : result.latency.p99,
       errors: result.errors + result.timeouts,
       non2xx: result.non2xx,
     },
@@ -90,12 +90,14 @@ export async function measureDetailed(o: MeasureOptions): Promise<MeasuredDetail
   };
 }
 
-/** The q-quantile of the values (nearest rank, as HdrHistogram reports), to 0.01 ms. */
-function percentile(values: number[], q: number): number {
+/** The q-quantile of the values by nearest rank (as HdrHistogram reports it); 0 when there are none. */
+export function percentile(values: readonly number[], q: number): number {
+  if (!values.length) return 0;
   const sorted = Float64Array.from(values).sort();
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return Math.round(sorted[rank]! * 100) / 100;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
+
+const round2 = (ms: number) => Math.round(ms * 100) / 100;
 
 export async function measure(o: MeasureOptions): Promise<Measured> {
   return (await measureDetailed(o)).measured;

@@ -25,6 +25,7 @@ import {
   getJson,
   measureDetailed,
   non2xxMessage,
+  percentile,
   printTable,
 } from './lib.ts';
 import { eventScenarios } from './lib-events.ts';
@@ -242,10 +243,7 @@ async function measureAll(services: ReadServices, takeTimes: () => number[]): Pr
     scenarios.flatMap((s) => s.paths),
   );
 
-  const pct = (xs: number[], p: number) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
-  };
+  const pct = (xs: number[], p: number) => percentile(xs, p / 100);
 
   const rows: Array<Record<string, unknown>> = [];
   let socketErrors = 0;
