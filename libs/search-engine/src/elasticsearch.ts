@@ -1,6 +1,13 @@
 import { Client, errors } from '@elastic/elasticsearch';
 import { createHttpReads, indexPath } from './http-reads.ts';
-import { deleteByScan, GENERATION_FILTER_PATH, generationOf, SEARCH_FILTER_PATH, searchResult } from './portable.ts';
+import {
+  BULK_FILTER_PATH,
+  deleteByScan,
+  GENERATION_FILTER_PATH,
+  generationOf,
+  SEARCH_FILTER_PATH,
+  searchResult,
+} from './portable.ts';
 import type { BulkResult, Dsl, HealthStatus, ScanHit, SearchEngine } from './types.ts';
 
 /**
@@ -30,7 +37,11 @@ export function createElasticsearchEngine(url: string, opts: { requestTimeoutMs?
       return b.count;
     },
     async bulk(operations, opts = {}) {
-      const res = await client.bulk({ operations: operations as never, refresh: opts.refresh as never });
+      const res = await client.bulk({
+        operations: operations as never,
+        refresh: opts.refresh as never,
+        filter_path: BULK_FILTER_PATH,
+      });
       return res as unknown as BulkResult;
     },
     async indexExists(index) {

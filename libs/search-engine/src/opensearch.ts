@@ -1,6 +1,13 @@
 import { Client } from '@opensearch-project/opensearch';
 import { createHttpReads, indexPath } from './http-reads.ts';
-import { deleteByScan, GENERATION_FILTER_PATH, generationOf, SEARCH_FILTER_PATH, searchResult } from './portable.ts';
+import {
+  BULK_FILTER_PATH,
+  deleteByScan,
+  GENERATION_FILTER_PATH,
+  generationOf,
+  SEARCH_FILTER_PATH,
+  searchResult,
+} from './portable.ts';
 import type { BulkResult, Dsl, HealthStatus, ScanHit, SearchEngine } from './types.ts';
 
 /** The OpenSearch adapter, on `@opensearch-project/opensearch` (responses under `.body`). */
@@ -27,7 +34,11 @@ export function createOpenSearchEngine(url: string, opts: { requestTimeoutMs?: n
       return b.count;
     },
     async bulk(operations, opts = {}) {
-      const res = await client.bulk({ body: operations as never, refresh: opts.refresh as never });
+      const res = await client.bulk({
+        body: operations as never,
+        refresh: opts.refresh as never,
+        filter_path: BULK_FILTER_PATH,
+      });
       return res.body as unknown as BulkResult;
     },
     async indexExists(index) {

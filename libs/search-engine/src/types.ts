@@ -91,8 +91,8 @@ export interface SearchResult<T> {
   aggregations?: Record<string, any>;
 }
 
+/** What `_bulk` answers, cut to what callers read (`BULK_FILTER_PATH`): item i is operation i's outcome. */
 export interface BulkResult {
-  took: number;
   errors: boolean;
-  items: Array<Record<string, { _id: string; status: number; error?: { type: string; reason: string } }>>;
+  items: Array<Record<string, { status: number; error?: { type: string; reason: string } }>>;
 }
