@@ -114,5 +114,29 @@ describe('demo catalog', () => {
       expect(errors).toEqual([]);
       expect([...seen]).toEqual([full]);
     });
+
+    it('rule: a rebuild sends whole `_bulk` requests across pages of listings and events, and loses no document', async () => {
+      const chunk = 37; // pages of 37 listings and of 1 event (about 20 occurrences): remainders carry over
+      const sizes: number[] = [];
+      const search = new Proxy(t.runtime.search, {
+        get(target, prop, receiver) {
+          if (prop !== 'bulk') return Reflect.get(target, prop, receiver);
+          return (ops: unknown[], o?: Parameters<typeof target.bulk>[1]) => {
+            sizes.push(ops.length / 2); // an index action is two lines: meta and document
+            return target.bulk(ops, o);
+          };
+        },
+      });
+      const rt = { ...t.runtime, search, config: { ...t.runtime.config, INDEXER_REINDEX_BULK_DOCS: chunk } };
+      const result = await reindexAll(rt, createLogger(t.runtime), { oldIndexGraceMs: 0 });
+      const written = result.documents.listings + result.documents.places + result.documents.events;
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(written);
+      expect(sizes.slice(0, -1).every((n) => n === chunk)).toBe(true);
+      expect(sizes.at(-1)).toBeLessThanOrEqual(chunk);
+      const report = await verifyIndex(t.runtime);
+      expect(report.drift).toBe(0);
+      expect(report.listings.expected).toBe(result.documents.listings);
+      expect(report.events.expected).toBe(result.documents.events);
+    });
   });
 });

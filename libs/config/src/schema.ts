@@ -241,6 +241,7 @@ export const envSchema = z.object({
   INDEXER_RETRY_BASE_MS: int(1000, 0, 600_000),
   INDEXER_RETRY_MAX_MS: int(300_000, 0, 86_400_000),
   INDEXER_MAX_ATTEMPTS: int(8, 1, 100),
+  /** Documents per `_bulk` request of a full reindex: every request but the last is full, across source pages. */
   INDEXER_REINDEX_BULK_DOCS: int(1000, 1, 20_000),
   /**
    * The worker refreshes the indices it wrote to after each batch of changes, so a change is
