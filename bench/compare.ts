@@ -10,7 +10,16 @@ import { loadConfigOrExit, repoRoot, type Config } from '@guest/config';
 import { ensureDatabaseExists, runMigrations } from '@guest/db';
 import { createLogger, loadDemoCatalog, reindexAll, staleIndexKinds } from '@guest/indexer';
 import { createRuntime } from '@guest/runtime';
-import { argValue, BenchError, failLoudly, getJson, measureDetailed, printTable, type Measured } from './lib.ts';
+import {
+  argValue,
+  BenchError,
+  failLoudly,
+  getJson,
+  measureDetailed,
+  printTable,
+  roundMs,
+  type Measured,
+} from './lib.ts';
 import { eventScenarios } from './lib-events.ts';
 import { findNginx, startNginx, type Nginx } from './nginx-yardstick.ts';
 
@@ -229,10 +238,10 @@ async function main(): Promise<void> {
           'eng req/s': Math.round(eRps),
           'ratio req/s': (a.rps / eRps).toFixed(2),
           'api p50': a.p50_ms,
-          'eng p50': round2(eP50),
-          'p50 +ms': round2(a.p50_ms - eP50),
+          'eng p50': roundMs(eP50),
+          'p50 +ms': roundMs(a.p50_ms - eP50),
           'api p99': a.p99_ms,
-          'eng p99': round2(eP99),
+          'eng p99': roundMs(eP99),
           'ratio p99': (a.p99_ms / Math.max(eP99, 0.01)).toFixed(2),
           'api cpu ms/req': cpuPerRequest.toFixed(2),
           'floor req/s': f.rps,
@@ -293,11 +302,6 @@ async function main(): Promise<void> {
 
 function round1(n: number): number {
   return Math.round(n * 10) / 10;
-}
-
-/** Latencies are measured to the microsecond (bench/lib.ts) and shown to 0.01 ms. */
-function round2(n: number): number {
-  return Math.round(n * 100) / 100;
 }
 
 async function run(
@@ -714,10 +718,10 @@ async function measureMix(
     'eng req/s': Math.round(eRps),
     'ratio req/s': (a.rps / eRps).toFixed(2),
     'api p50': a.p50_ms,
-    'eng p50': round2(e.p50_ms * perApiRequest),
-    'p50 +ms': round2(a.p50_ms - e.p50_ms * perApiRequest),
+    'eng p50': roundMs(e.p50_ms * perApiRequest),
+    'p50 +ms': roundMs(a.p50_ms - e.p50_ms * perApiRequest),
     'api p99': a.p99_ms,
-    'eng p99': round2(e.p99_ms * perApiRequest),
+    'eng p99': roundMs(e.p99_ms * perApiRequest),
     'ratio p99': (a.p99_ms / Math.max(e.p99_ms * perApiRequest, 0.01)).toFixed(2),
     'api cpu ms/req': apiCpuPerRequest.toFixed(2),
     errors: a.errors + e.errors + a.non2xx + e.non2xx,
