@@ -223,3 +223,50 @@ describe('pg-boss 10 → 12: an upgrade interrupted half-way resumes at the next
     expect(left).toEqual([]);
   });
 });
+
+describe('pg-boss 10 → 12: a schema moved aside while a start looks at it', () => {
+  let t: TestRuntime;
+  const schema = 'jobs_moving';
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('rule: a start that sees the v10 schema and then finds it renamed waits for the lock and upgrades, instead of failing', async () => {
+    t = await startTestRuntime();
+    const v10 = new PgBossV10({ connectionString: t.config.DATABASE_URL, schema, max: 2 });
+    v10.on('error', () => {});
+    await v10.start();
+    await v10.createQueue(PROBE, { name: PROBE, retryLimit: 3 });
+    const id = (await v10.send(PROBE, { kept: true }))!;
+    await v10.stop({ graceful: false, wait: true });
+
+    // Another process moving the schema aside, caught between this start's two reads: the rename
+    // is not committed when the start checks that `<schema>.version` exists, and is when it reads it.
+    const other = await t.sql.connect();
+    try {
+      await other.query('begin');
+      await other.query(`lock table ${schema}.version in access exclusive mode`);
+      await other.query(`alter schema ${schema} rename to ${schema}_v10`);
+      const upgrade = upgradeFromV10({ connectionString: t.config.DATABASE_URL, schema });
+      upgrade.catch(() => {});
+      for (let i = 0; ; i++) {
+        const { rows } = await t.sql.query(
+          `select 1 from pg_stat_activity where application_name = 'guest-jobs-upgrade' and wait_event_type = 'Lock'`,
+        );
+        if (rows.length) break;
+        if (i > 200) throw new Error('the start never reached the read of the version table');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await other.query('commit');
+      await expect(upgrade).resolves.toBe('upgraded');
+    } finally {
+      other.release();
+    }
+    const { rows } = await t.sql.query(`select id, state, data, retry_limit from ${schema}.job where name = $1`, [
+      PROBE,
+    ]);
+    expect(rows).toEqual([{ id, state: 'created', data: { kept: true }, retry_limit: 3 }]);
+    const { rows: left } = await t.sql.query(`select 1 from pg_namespace where nspname = $1`, [`${schema}_v10`]);
+    expect(left).toEqual([]);
+  });
+});

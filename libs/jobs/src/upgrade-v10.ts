@@ -56,18 +56,32 @@ interface V10Job {
   dead_letter: string | null;
 }
 
-/** Where the database stands: `<schema>` at version 24, and whether `<schema>_v10` is left over. */
+/** Postgres' `undefined_table`. */
+const UNDEFINED_TABLE = '42P01';
+
+/**
+ * Where the database stands: `<schema>` at version 24, whether `<schema>_v10` is left over, and
+ * whether the schema moved between the two reads (`moving`: another process is upgrading it).
+ */
 async function inspect(client: pg.Client, schema: string, old: string) {
   const { rows } = await client.query<{ version_table: boolean; old_job: boolean }>(
     `select to_regclass($1) is not null as version_table, to_regclass($2) is not null as old_job`,
     [`${quoted(schema)}.version`, `${quoted(old)}.job`],
   );
   let version: number | null = null;
+  let moving = false;
   if (rows[0]!.version_table) {
-    const v = await client.query<{ version: number }>(`select version from ${quoted(schema)}.version`);
-    version = v.rows[0]?.version ?? null;
+    try {
+      const v = await client.query<{ version: number }>(`select version from ${quoted(schema)}.version`);
+      version = v.rows[0]?.version ?? null;
+    } catch (err) {
+      // Renamed away after `to_regclass` saw it: a process starting beside this one is moving it
+      // aside. Not an error: the caller waits for that process's lock and looks again.
+      if ((err as { code?: string }).code !== UNDEFINED_TABLE) throw err;
+      moving = true;
+    }
   }
-  return { isV10: version === V10_SCHEMA_VERSION, oldLeft: rows[0]!.old_job };
+  return { isV10: version === V10_SCHEMA_VERSION, oldLeft: rows[0]!.old_job, moving };
 }
 
 /**
