@@ -19,6 +19,19 @@ const v12SchemaVersion = async () =>
 
 const PROBE = 'upgrade.probe';
 
+/** A pg-boss 10 schema made by the real v10, holding one created job of `PROBE` (retry limit 3); its id. */
+async function v10WithOneJob(t: TestRuntime, schema: string): Promise<string> {
+  const v10 = new PgBossV10({ connectionString: t.config.DATABASE_URL, schema, max: 2 });
+  v10.on('error', () => {});
+  await v10.start();
+  try {
+    await v10.createQueue(PROBE, { name: PROBE, retryLimit: 3 });
+    return (await v10.send(PROBE, { kept: true }))!;
+  } finally {
+    await v10.stop({ graceful: false, wait: true });
+  }
+}
+
 /**
  * A database made by the real pg-boss 10.4.2 (installed as `pg-boss-v10`), with jobs in every
  * state, is started on by this code, which runs pg-boss 12: nothing not yet done may be lost,
@@ -199,12 +212,7 @@ describe('pg-boss 10 → 12: an upgrade interrupted half-way resumes at the next
 
   it('rule: a crash after the v10 schema was moved aside (and 12 created its own) loses no job', async () => {
     t = await startTestRuntime();
-    const v10 = new PgBossV10({ connectionString: t.config.DATABASE_URL, schema, max: 2 });
-    v10.on('error', () => {});
-    await v10.start();
-    await v10.createQueue(PROBE, { name: PROBE, retryLimit: 3 });
-    const id = (await v10.send(PROBE, { kept: true }))!;
-    await v10.stop({ graceful: false, wait: true });
+    const id = await v10WithOneJob(t, schema);
     // The state a crash leaves between step 2 and step 3: the real v10 schema moved aside
     // (step 1), and pg-boss 12's fresh schema under the old name (step 2), no job copied yet.
     await t.sql.query(`alter schema ${schema} rename to ${schema}_v10`);
@@ -233,12 +241,7 @@ describe('pg-boss 10 → 12: a schema moved aside while a start looks at it', ()
 
   it('rule: a start that sees the v10 schema and then finds it renamed waits for the lock and upgrades, instead of failing', async () => {
     t = await startTestRuntime();
-    const v10 = new PgBossV10({ connectionString: t.config.DATABASE_URL, schema, max: 2 });
-    v10.on('error', () => {});
-    await v10.start();
-    await v10.createQueue(PROBE, { name: PROBE, retryLimit: 3 });
-    const id = (await v10.send(PROBE, { kept: true }))!;
-    await v10.stop({ graceful: false, wait: true });
+    const id = await v10WithOneJob(t, schema);
 
     // Another process moving the schema aside, caught between this start's two reads: the rename
     // is not committed when the start checks that `<schema>.version` exists, and is when it reads it.
