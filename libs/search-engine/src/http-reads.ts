@@ -63,19 +63,52 @@ export function createHttpReads(url: string, opts: { requestTimeoutMs: number })
     connectTimeout: Math.min(opts.requestTimeoutMs, 10_000),
   });
 
-  async function once<T>(options: Dispatcher.RequestOptions): Promise<T> {
-    const res = await pool.request(options);
-    const text = await res.body.text();
+  /**
+   * One call through the pool's dispatch interface: the body arrives as Buffers collected here.
+   * `pool.request` would wrap every answer in a readable stream and its promise chain, which cost
+   * about 4 µs of CPU per call (15 % of a `_count` call), measured side by side on this machine.
+   */
+  function once(options: Dispatcher.DispatchOptions): Promise<{ statusCode: number; text: string }> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let statusCode = 0;
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart() {
+          // nothing to set up: no abort signal, no upgrade
+        },
+        onResponseStart(_controller, status) {
+          statusCode = status;
+        },
+        onResponseData(_controller, chunk) {
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+          resolve({ statusCode, text: body.toString('utf8') });
+        },
+        onResponseError(_controller, err) {
+          reject(err);
+        },
+      };
+      try {
+        pool.dispatch(options, handler);
+      } catch (err) {
+        reject(err); // a pool already closed (the process is stopping)
+      }
+    });
+  }
+
+  function parse<T>({ statusCode, text }: { statusCode: number; text: string }): T {
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : null;
     } catch {
       // an answer that is not JSON (a proxy's error page) is kept as text for the error
     }
-    if (res.statusCode >= 400) {
+    if (statusCode >= 400) {
       const reason = (parsed as { error?: { reason?: string; type?: string } } | null)?.error;
       const what = reason?.reason ?? reason?.type ?? (typeof parsed === 'string' ? parsed.slice(0, 200) : '');
-      throw new EngineResponseError({ statusCode: res.statusCode, body: parsed }, `${res.statusCode} ${what}`.trim());
+      throw new EngineResponseError({ statusCode, body: parsed }, `${statusCode} ${what}`.trim());
     }
     return parsed as T;
   }
@@ -85,17 +118,17 @@ export function createHttpReads(url: string, opts: { requestTimeoutMs: number })
       const qs = new URLSearchParams();
       for (const [k, v] of Object.entries(query)) if (v !== undefined) qs.append(k, String(v));
       const q = qs.toString();
-      const options: Dispatcher.RequestOptions = {
+      const options: Dispatcher.DispatchOptions = {
         method: 'POST',
         path: `${prefix}${path}${q ? `?${q}` : ''}`,
         headers,
         body: JSON.stringify(body),
       };
       for (let attempt = 0; ; attempt++) {
+        let answer: { statusCode: number; text: string };
         try {
-          return await once<T>(options);
+          answer = await once(options);
         } catch (err) {
-          if (err instanceof EngineResponseError) throw err;
           const code = (err as { code?: string }).code ?? '';
           if (attempt === 0 && RETRY_CODES.has(code)) continue;
           const name = TIMEOUT_CODES.has(code) ? 'TimeoutError' : 'ConnectionError';
@@ -105,6 +138,7 @@ export function createHttpReads(url: string, opts: { requestTimeoutMs: number })
             { cause: err },
           );
         }
+        return parse<T>(answer);
       }
     },
     close: () => pool.close(),
