@@ -90,11 +90,8 @@ export function createHttpReads(url: string, opts: { requestTimeoutMs: number })
           reject(err);
         },
       };
-      try {
-        pool.dispatch(options, handler);
-      } catch (err) {
-        reject(err); // a pool already closed (the process is stopping)
-      }
+      // A pool already closed or a bad option is reported through `onResponseError` too.
+      pool.dispatch(options, handler);
     });
   }
 
