@@ -1,64 +1,76 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { grade, type Catalog, type Predicate } from './facts.ts';
 
 /**
- * The relevance suite: judged queries (judgments.json, written by judge.ts from the catalog) over
- * the demo catalog (catalog.ndjson), asked through the real feed (`GET /v1/search/listings`) and,
- * for prefixes, suggest (`GET /v1/search/suggest`); scored per language with nDCG@10, MRR, the
- * zero-result rate and, for place queries, precision and recall of the whole answer (every page,
- * and the count must agree). Used by `npm run relevance` and by the CI guard test.
+ * The relevance suite (README.md): judged queries (judgments/*.json, guest intents as predicates
+ * over the catalog's facts) asked through the real feed (`GET /v1/search/listings`) and the
+ * events list (`GET /v1/events/upcoming`), scored per half (tuning, held-out), per language and
+ * per query shape. Used by `npm run relevance` and by the CI guard test.
  */
 
 export const RELEVANCE_DIR = import.meta.dirname;
 export const CATALOG_FILE = path.join(RELEVANCE_DIR, 'catalog.ndjson');
 export const BASELINE_FILE = path.join(RELEVANCE_DIR, 'baseline.json');
+export const HALVES = ['tuning', 'held-out'] as const;
+export type Half = (typeof HALVES)[number];
+export const LANGS = ['en', 'ru', 'th', 'zh-Hans'] as const;
 const K = 10;
 
 export interface JudgedQuery {
-  lang: 'en' | 'ru' | 'th' | 'zh-Hans';
+  id: string;
+  lang: (typeof LANGS)[number];
   q: string;
-  params: Record<string, string>;
-  /**
-   * `place`: the whole answer must be exactly the graded listings (a place and what lies below);
-   * `topic`: ranked by grade; `prefix`: suggest must offer the place (`place:<slug>`);
-   * `none`: the query must return nothing.
-   */
-  intent: 'place' | 'topic' | 'prefix' | 'none';
-  note: string;
-  /** external_id (or `place:<slug>`) → grade (2 = exactly what was asked for, 1 = acceptable). */
-  relevant: Record<string, number>;
+  target?: 'listings' | 'events';
+  /** Query shapes; the first is the main one. */
+  tags: string[];
+  params?: Record<string, string>;
+  grade2: Predicate;
+  grade1?: Predicate;
+  note?: string;
+  /** Which file it came from (set when loaded). */
+  half: Half;
 }
 
 export interface QueryOutcome {
   query: JudgedQuery;
+  /** external_id → grade of every record graded 1 or 2. */
+  graded: Map<string, number>;
+  /** The first ten (listings) or the whole answer (events), as external ids. */
   returned: string[];
-  ndcg: number | null;
-  rr: number | null;
-  /** Place queries: the whole answer against the expected set. */
+  /** Listings: nDCG@10 and P@10 (answerable queries only). */
+  ndcg?: number;
+  p10?: number;
+  /** Events: precision and recall of the whole answer (answerable queries only). */
   precision?: number;
   recall?: number;
+  /** Words of `q` the answer says no result has. */
+  unmatched: string[];
 }
 
 export interface Metrics {
   queries: number;
-  ndcg10: number;
-  mrr: number;
-  /** Share of queries that should find something but found nothing. */
-  zero_result_rate: number;
-  /** Share of must-be-empty queries that returned something. */
-  noise_rate: number;
-  /** Place queries: mean precision and recall of the whole answer. */
-  place_queries: number;
-  place_precision: number;
-  place_recall: number;
+  answerable: number;
+  unanswerable: number;
+  /** Listings queries; null when the group has none answerable. */
+  ndcg10: number | null;
+  p10: number | null;
+  /** Events queries: mean precision and recall of the whole answer. */
+  events_precision: number | null;
+  events_recall: number | null;
+  /** Share of answerable queries answered with nothing. */
+  empty_rate: number | null;
+  /** Share of unanswerable queries answered with anything. */
+  noise_rate: number | null;
 }
 
 export interface Report {
-  byLanguage: Record<string, Metrics>;
+  /** `<half>/<group>`: group is a language, `events`, `tag:<shape>` or `all`. */
+  groups: Record<string, Metrics>;
   outcomes: QueryOutcome[];
 }
 
-/** The recorded level per engine (`opensearch`, `elasticsearch`), then per language. */
+/** The recorded level per engine, then per `<half>/<group>` of the language rows and `events`. */
 export type Baseline = Record<string, Record<string, Metrics>>;
 
 export async function readBaseline(): Promise<Baseline> {
@@ -71,140 +83,193 @@ export async function readBaseline(): Promise<Baseline> {
 }
 
 export async function loadJudgments(): Promise<JudgedQuery[]> {
-  const raw = JSON.parse(await readFile(path.join(RELEVANCE_DIR, 'judgments.json'), 'utf8'));
-  return raw.queries as JudgedQuery[];
+  const out: JudgedQuery[] = [];
+  for (const half of HALVES) {
+    const raw = JSON.parse(await readFile(path.join(RELEVANCE_DIR, 'judgments', `${half}.json`), 'utf8')) as {
+      queries: Array<Omit<JudgedQuery, 'half'>>;
+    };
+    for (const q of raw.queries) out.push({ ...q, half });
+  }
+  return out;
 }
 
-/** nDCG@10 with gains 2^grade − 1; the ideal ranking is every judged listing, best grades first. */
-export function ndcgAt(returned: string[], relevant: Record<string, number>, k = K): number {
+/** nDCG@10 with gains 2^grade − 1; the ideal ranking is every graded record, best grades first. */
+export function ndcgAt(returned: string[], graded: Map<string, number>, k = K): number {
   const gain = (g: number) => 2 ** g - 1;
-  const dcg = returned.slice(0, k).reduce((s, id, i) => s + gain(relevant[id] ?? 0) / Math.log2(i + 2), 0);
-  const ideal = Object.values(relevant)
+  const dcg = returned.slice(0, k).reduce((s, id, i) => s + gain(graded.get(id) ?? 0) / Math.log2(i + 2), 0);
+  const ideal = [...graded.values()]
     .sort((a, b) => b - a)
     .slice(0, k)
     .reduce((s, g, i) => s + gain(g) / Math.log2(i + 2), 0);
   return ideal === 0 ? 0 : dcg / ideal;
 }
 
-/** Reciprocal rank of the first relevant result within the top 10 (0 when none). */
-export function reciprocalRank(returned: string[], relevant: Record<string, number>, k = K): number {
-  const i = returned.slice(0, k).findIndex((id) => (relevant[id] ?? 0) > 0);
-  return i < 0 ? 0 : 1 / (i + 1);
+/** Graded (≥ 1) results among the first ten, over how many could be there: min(10, graded). */
+export function precisionAt(returned: string[], graded: Map<string, number>, k = K): number {
+  const hits = returned.slice(0, k).filter((id) => (graded.get(id) ?? 0) > 0).length;
+  return graded.size ? hits / Math.min(k, graded.size) : 0;
 }
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+const round = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 1000);
+const share = (xs: boolean[]) => (xs.length ? xs.filter(Boolean).length / xs.length : null);
 
 export function summarize(outcomes: QueryOutcome[]): Metrics {
-  const judged = outcomes.filter((o) => o.query.intent !== 'none');
-  const empty = outcomes.filter((o) => o.query.intent === 'none');
-  const places = outcomes.filter((o) => o.query.intent === 'place');
-  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-  const round = (x: number) => Math.round(x * 1000) / 1000;
+  const answerable = outcomes.filter((o) => o.graded.size > 0);
+  const unanswerable = outcomes.filter((o) => o.graded.size === 0);
+  const isEvents = (o: QueryOutcome) => o.query.target === 'events';
   return {
     queries: outcomes.length,
-    ndcg10: round(mean(judged.map((o) => o.ndcg ?? 0))),
-    mrr: round(mean(judged.map((o) => o.rr ?? 0))),
-    zero_result_rate: round(judged.length ? judged.filter((o) => !o.returned.length).length / judged.length : 0),
-    noise_rate: round(empty.length ? empty.filter((o) => o.returned.length).length / empty.length : 0),
-    place_queries: places.length,
-    place_precision: round(places.length ? mean(places.map((o) => o.precision ?? 0)) : 1),
-    place_recall: round(places.length ? mean(places.map((o) => o.recall ?? 0)) : 1),
+    answerable: answerable.length,
+    unanswerable: unanswerable.length,
+    ndcg10: round(mean(answerable.filter((o) => !isEvents(o)).map((o) => o.ndcg!))),
+    p10: round(mean(answerable.filter((o) => !isEvents(o)).map((o) => o.p10!))),
+    events_precision: round(mean(answerable.filter(isEvents).map((o) => o.precision!))),
+    events_recall: round(mean(answerable.filter(isEvents).map((o) => o.recall!))),
+    empty_rate: round(share(answerable.map((o) => o.returned.length === 0))),
+    noise_rate: round(share(unanswerable.map((o) => o.returned.length > 0))),
   };
 }
 
-/**
- * Asks every judged query of the feed at `baseUrl`. `externalIdOf` maps card ids to the
- * catalog's external ids (cards do not carry them).
- */
-export async function evaluate(
-  baseUrl: string,
-  externalIdOf: (id: number) => string | undefined,
-  queries: JudgedQuery[],
-): Promise<Report> {
-  const outcomes: QueryOutcome[] = [];
+/** Every group of the report: per half, the languages (listings), events, each shape, all. */
+export function groupOutcomes(outcomes: QueryOutcome[]): Record<string, Metrics> {
+  const groups: Record<string, Metrics> = {};
+  for (const half of HALVES) {
+    const mine = outcomes.filter((o) => o.query.half === half);
+    const listings = mine.filter((o) => o.query.target !== 'events');
+    for (const lang of LANGS) groups[`${half}/${lang}`] = summarize(listings.filter((o) => o.query.lang === lang));
+    groups[`${half}/listings`] = summarize(listings);
+    groups[`${half}/events`] = summarize(mine.filter((o) => o.query.target === 'events'));
+    const tags = [...new Set(mine.flatMap((o) => o.query.tags))].sort();
+    for (const tag of tags) groups[`${half}/tag:${tag}`] = summarize(mine.filter((o) => o.query.tags.includes(tag)));
+  }
+  return groups;
+}
+
+export interface Ids {
+  /** Card id → the catalog's external id (cards do not carry it). */
+  listing(id: number): string | undefined;
+  event(id: number): string | undefined;
+}
+
+/** Asks every judged query of the API at `baseUrl` and grades the answers against `catalog`. */
+export async function evaluate(baseUrl: string, ids: Ids, catalog: Catalog, queries: JudgedQuery[]): Promise<Report> {
   const get = async <T>(route: string, params: Record<string, string>): Promise<T> => {
     const res = await fetch(`${baseUrl}${route}?${new URLSearchParams(params)}`);
-    if (res.status !== 200)
+    if (res.status !== 200) {
       throw new Error(`${route} ${JSON.stringify(params)} answered ${res.status}: ${await res.text()}`);
+    }
     return (await res.json()) as T;
   };
+  const outcomes: QueryOutcome[] = [];
   for (const query of queries) {
-    const judged = query.intent !== 'none';
+    const events = query.target === 'events';
+    const graded = grade(events ? catalog.events : catalog.listings, query.grade2, query.grade1);
     const base = { ...query.params, q: query.q, lang: query.lang };
-    let returned: string[];
-    const outcome: Partial<QueryOutcome> = {};
-    if (query.intent === 'prefix') {
-      const body = await get<{ places: Array<{ slug: string }> }>('/v1/search/suggest', base);
-      returned = body.places.map((p) => `place:${p.slug}`);
+    if (events) {
+      type Page = { items: Array<{ id: number }>; next_cursor: string | null; unmatched_terms?: string[] };
+      const whole: string[] = [];
+      let unmatched: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: Page = await get<Page>('/v1/events/upcoming', {
+          days: '180',
+          ...base,
+          limit: '100',
+          ...(cursor ? { cursor } : {}),
+        });
+        whole.push(...page.items.map((i) => ids.event(i.id) ?? `#${i.id}`));
+        unmatched = page.unmatched_terms ?? [];
+        cursor = page.next_cursor;
+      } while (cursor);
+      // Precision: acceptable (grade ≥ 1) among the whole answer; recall: of what was asked for
+      // (grade 2; grade 1 when nothing is graded 2): a list is not ranked, so an exact answer that
+      // leaves out the merely acceptable is complete.
+      const acceptable = whole.filter((id) => (graded.get(id) ?? 0) > 0).length;
+      const top = Math.max(0, ...graded.values());
+      const asked = [...graded.values()].filter((g) => g === top).length;
+      const found = whole.filter((id) => graded.get(id) === top).length;
+      outcomes.push({
+        query,
+        graded,
+        returned: whole,
+        unmatched,
+        ...(graded.size ? { precision: whole.length ? acceptable / whole.length : 0, recall: found / asked } : {}),
+      });
     } else {
-      type Page = { items: Array<{ id: number }>; next_cursor: string | null };
-      const body = await get<Page>('/v1/search/listings', { ...base, limit: String(K) });
-      returned = body.items.map((i) => externalIdOf(i.id) ?? `#${i.id}`);
-      if (query.intent === 'place') {
-        // The whole answer, every page, and the count of the same query must agree.
-        const whole: string[] = [];
-        let cursor: string | null = null;
-        do {
-          const page: Page = await get<Page>('/v1/search/listings', {
-            ...base,
-            limit: '100',
-            ...(cursor ? { cursor } : {}),
-          });
-          whole.push(...page.items.map((i) => externalIdOf(i.id) ?? `#${i.id}`));
-          cursor = page.next_cursor;
-        } while (cursor);
-        const { count } = await get<{ count: number }>('/v1/search/count', base);
-        if (count !== whole.length) throw new Error(`"${query.q}": count ${count}, feed ${whole.length}`);
-        const hit = whole.filter((id) => (query.relevant[id] ?? 0) > 0).length;
-        outcome.precision = whole.length ? hit / whole.length : 0;
-        outcome.recall = hit / Object.keys(query.relevant).length;
-      }
+      const body = await get<{ items: Array<{ id: number }>; unmatched_terms?: string[] }>('/v1/search/listings', {
+        ...base,
+        limit: String(K),
+      });
+      const returned = body.items.map((i) => ids.listing(i.id) ?? `#${i.id}`);
+      outcomes.push({
+        query,
+        graded,
+        returned,
+        unmatched: body.unmatched_terms ?? [],
+        ...(graded.size ? { ndcg: ndcgAt(returned, graded), p10: precisionAt(returned, graded) } : {}),
+      });
     }
-    outcomes.push({
-      query,
-      returned,
-      ndcg: judged ? ndcgAt(returned, query.relevant) : null,
-      rr: judged ? reciprocalRank(returned, query.relevant) : null,
-      ...outcome,
-    });
   }
-  const byLanguage: Record<string, Metrics> = {};
-  for (const lang of ['en', 'ru', 'th', 'zh-Hans']) {
-    byLanguage[lang] = summarize(outcomes.filter((o) => o.query.lang === lang));
-  }
-  byLanguage.all = summarize(outcomes);
-  return { byLanguage, outcomes };
+  return { groups: groupOutcomes(outcomes), outcomes };
 }
 
-export function formatReport(report: Report, details = false): string {
+const fmt = (x: number | null) => (x === null ? '—' : x.toFixed(3));
+
+/**
+ * The report as text. `details` lists each query of the **tuning** half that is not perfect; the
+ * held-out half is only ever shown as totals (it must not be looked at while tuning).
+ */
+export function formatReport(report: Report, opts: { details?: boolean; tags?: boolean } = {}): string {
   const lines: string[] = [];
-  if (details) {
-    for (const o of report.outcomes) {
-      const mark = o.query.intent === 'none' ? (o.returned.length ? 'NOISE' : 'ok') : `ndcg=${o.ndcg!.toFixed(2)}`;
-      const pr = o.precision === undefined ? '' : ` p=${o.precision.toFixed(2)} r=${o.recall!.toFixed(2)}`;
+  if (opts.details) {
+    for (const o of report.outcomes.filter((x) => x.query.half === 'tuning')) {
+      const q = o.query;
+      const answerable = o.graded.size > 0;
+      const perfect = answerable
+        ? o.query.target === 'events'
+          ? o.precision === 1 && o.recall === 1
+          : o.ndcg === 1
+        : o.returned.length === 0;
+      if (perfect && !o.unmatched.length) continue;
+      const score = !answerable
+        ? `NOISE(${o.returned.length})`
+        : q.target === 'events'
+          ? `P=${o.precision!.toFixed(2)} R=${o.recall!.toFixed(2)}`
+          : o.returned.length
+            ? `nDCG=${o.ndcg!.toFixed(2)} P@10=${o.p10!.toFixed(2)}`
+            : 'EMPTY';
+      const unmatched = o.unmatched.length ? ` unmatched: ${o.unmatched.join(', ')}` : '';
       lines.push(
-        `${o.query.lang.padEnd(7)} ${JSON.stringify(o.query.q).padEnd(26)} ${mark.padEnd(11)}${pr} ${o.query.note}`,
+        `${q.id.padEnd(12)} ${q.lang.padEnd(7)} ${JSON.stringify(q.q).padEnd(34)} ${score.padEnd(22)} [${q.tags.join(',')}] graded ${o.graded.size}${unmatched}`,
       );
-      const imperfect = (o.ndcg ?? 1) < 1 || (o.precision ?? 1) < 1 || (o.recall ?? 1) < 1;
-      if (o.query.intent !== 'none' && imperfect) lines.push(`        got: ${o.returned.join(', ') || '(nothing)'}`);
+      if (q.note) lines.push(`             ${q.note}`);
+      if (answerable && o.returned.length) {
+        lines.push(
+          `             got: ${o.returned
+            .slice(0, 10)
+            .map((id) => `${id}(${o.graded.get(id) ?? 0})`)
+            .join(' ')}`,
+        );
+      }
     }
     lines.push('');
   }
-  const head = ['lang', 'queries', 'nDCG@10', 'MRR', 'zero-result', 'noise', 'place q', 'place P', 'place R'];
-  lines.push(head.map((h) => h.padEnd(12)).join(''));
-  for (const [lang, m] of Object.entries(report.byLanguage)) {
+  const head = ['group', 'queries', 'nDCG@10', 'P@10', 'events P', 'events R', 'empty', 'noise'];
+  lines.push(head.map((h, i) => h.padEnd(i === 0 ? 26 : 10)).join(''));
+  for (const [group, m] of Object.entries(report.groups)) {
+    if (!opts.tags && group.includes('/tag:')) continue;
     lines.push(
       [
-        lang,
-        m.queries,
-        m.ndcg10.toFixed(3),
-        m.mrr.toFixed(3),
-        m.zero_result_rate.toFixed(3),
-        m.noise_rate.toFixed(3),
-        m.place_queries,
-        m.place_precision.toFixed(3),
-        m.place_recall.toFixed(3),
-      ]
-        .map((v) => String(v).padEnd(12))
-        .join(''),
+        group.padEnd(26),
+        `${m.queries}`.padEnd(10),
+        fmt(m.ndcg10).padEnd(10),
+        fmt(m.p10).padEnd(10),
+        fmt(m.events_precision).padEnd(10),
+        fmt(m.events_recall).padEnd(10),
+        fmt(m.empty_rate).padEnd(10),
+        fmt(m.noise_rate).padEnd(10),
+      ].join(''),
     );
   }
   return lines.join('\n');

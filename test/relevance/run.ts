@@ -1,21 +1,25 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '@guest/config';
+import { todayIn } from '@guest/catalog';
 import { ensureDatabaseExists, runMigrations } from '@guest/db';
 import { createRuntime } from '@guest/runtime';
 import { createServer } from '@guest/http-kit';
 import { importCatalogText, reindexAll } from '@guest/indexer';
 import { readApi } from '@guest/read-api';
-import { BASELINE_FILE, CATALOG_FILE, evaluate, formatReport, loadJudgments, readBaseline } from './evaluate.ts';
+import { suiteCatalogLines, suiteFacts } from './catalog.ts';
+import { BASELINE_FILE, evaluate, formatReport, loadJudgments, readBaseline, type Baseline } from './evaluate.ts';
 
 /**
- * `npm run relevance [-- --details] [-- --write-baseline]`: loads the demo catalog of the suite
+ * `npm run relevance [-- --details] [-- --tags] [-- --write-baseline]`: loads the suite's catalog
  * into its own database (`<db>_relevance`) and index prefix (`<prefix>relevance`), starts the read
- * API on a free port, asks every judged query and prints nDCG@10, MRR, the zero-result rate and
- * the place queries' precision and recall per language.
- * `--write-baseline` records the level reached in baseline.json under this engine's name (the CI
- * guard's thresholds; run it on both engines: the guard also holds them within 0.01 nDCG@10).
+ * API on a free port, asks every judged query and prints, per half (tuning, held-out), nDCG@10,
+ * P@10, the empty and noise rates per language, and the events list's precision and recall.
+ * `--details` lists the imperfect queries of the tuning half (never of the held-out half);
+ * `--tags` adds a row per query shape. `--write-baseline` records the level reached in
+ * baseline.json under this engine's name (the thresholds of the CI guard; run it on both engines).
+ * `--serve PORT` keeps the read API on that port afterwards, to ask it by hand (stop with Ctrl-C).
  */
 const args = new Set(process.argv.slice(2));
 const base = loadConfig(process.env);
@@ -38,27 +42,44 @@ const config = loadConfig(process.env, {
   RATE_LIMIT_ADDRESS_PER_MIN: 100_000,
 });
 const runtime = createRuntime(config);
-await importCatalogText(runtime.database, await readFile(CATALOG_FILE, 'utf8'));
+const today = todayIn('Asia/Bangkok', runtime.clock.now());
+const lines = suiteCatalogLines(today);
+await importCatalogText(runtime.database, lines.join('\n'));
 await reindexAll(runtime, pino({ level: 'silent' }), { absorbOutbox: true, oldIndexGraceMs: 0 });
 const app = await createServer({ runtime, apps: [readApi], logger: false });
-await app.listen({ host: '127.0.0.1', port: 0 });
+const servePort = process.argv.indexOf('--serve');
+await app.listen({ host: '127.0.0.1', port: servePort > 0 ? Number(process.argv[servePort + 1]) : 0 });
 const address = app.server.address();
 const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 try {
-  const { rows } = await runtime.database.pool.query<{ id: number; external_id: string }>(
-    'select id, external_id from listings',
+  const idsOf = async (table: string) => {
+    const { rows } = await runtime.database.pool.query<{ id: number; external_id: string }>(
+      `select id, external_id from ${table}`,
+    );
+    return new Map(rows.map((r) => [Number(r.id), r.external_id]));
+  };
+  const [listings, events] = await Promise.all([idsOf('listings'), idsOf('events')]);
+  const report = await evaluate(
+    url,
+    { listing: (id) => listings.get(id), event: (id) => events.get(id) },
+    suiteFacts(lines, today),
+    await loadJudgments(),
   );
-  const ids = new Map(rows.map((r) => [Number(r.id), r.external_id]));
-  const report = await evaluate(url, (id) => ids.get(id), await loadJudgments());
   // The same judgments run on either engine (SEARCH_ENGINE): say which one these numbers are for.
   const engine = await runtime.search.ping();
   console.log(`engine: ${engine.engine} ${engine.version}`);
-  console.log(formatReport(report, args.has('--details')));
+  console.log(formatReport(report, { details: args.has('--details'), tags: args.has('--tags') }));
   if (args.has('--write-baseline')) {
-    const baseline = await readBaseline();
-    baseline[config.SEARCH_ENGINE] = report.byLanguage;
+    const baseline: Baseline = await readBaseline();
+    baseline[config.SEARCH_ENGINE] = Object.fromEntries(
+      Object.entries(report.groups).filter(([g]) => !g.includes('/tag:')),
+    );
     await writeFile(BASELINE_FILE, `${JSON.stringify(baseline, null, 2)}\n`);
     console.log(`baseline of ${config.SEARCH_ENGINE} written to ${BASELINE_FILE}`);
+  }
+  if (servePort > 0) {
+    console.log(`serving the read API on ${url} (Ctrl-C stops it)`);
+    await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
   }
 } finally {
   await app.close();
