@@ -3,7 +3,7 @@ import { fixedClock } from '@guest/runtime';
 import { readApi } from '@guest/read-api';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { http } from '../support/http.ts';
-import { allPages, loadCatalogText, search } from './search/support.ts';
+import { allPages, exactCards, loadCatalogText, search } from './search/support.ts';
 
 /**
  * What `q` means, on the real engine: the places it names are selected exactly (listings feed,
@@ -111,6 +111,15 @@ const records = [
   place('P-PHUKET', 'P-TH', 'region', 'phuket', names('Phuket', 'Пхукет', 'ภูเก็ต', '普吉'), 7.88, 98.39),
   place('P-CHALONG', 'P-PHUKET', 'district', 'chalong', names('Chalong', 'Чалонг', 'ฉลอง', '查龙'), ...CHALONG),
   place('P-KATA', 'P-PHUKET', 'district', 'kata', names('Kata', 'Ката', 'กะตะ', '卡塔'), ...KATA),
+  place(
+    'P-KATA-NOI',
+    'P-KATA',
+    'area',
+    'kata-noi',
+    names('Kata Noi', 'Ката Ной', 'กะตะน้อย', '小卡塔'),
+    7.8118,
+    98.2962,
+  ),
   place('P-SAMUI', 'P-TH', 'region', 'koh-samui', names('Koh Samui', 'Самуи', 'เกาะสมุย', '苏梅岛'), 9.51, 100.01),
   place('P-CHAWENG', 'P-SAMUI', 'district', 'chaweng', names('Chaweng', 'Чавенг', 'เฉวง', '查汶'), ...CHAWENG),
   place('P-BKK', 'P-TH', 'region', 'bangkok', names('Bangkok', 'Бангкок', 'กรุงเทพมหานคร', '曼谷'), 13.75, 100.5),
@@ -163,6 +172,19 @@ const records = [
     KATA,
   ),
   listing('KA-APT', 'stay', 'P-KATA', { en: 'Kata apartment', ru: 'Апартаменты, Ката' }, stay('apartment'), KATA),
+  // Written in Thai only: found by its facts (kind, place, pets, beach, long stays) from any language.
+  listing(
+    'KA-PETS',
+    'stay',
+    'P-KATA',
+    { th: 'บ้านสวนกะตะ' },
+    {
+      original_lang: 'th',
+      description: { th: 'บ้านเงียบ' },
+      stay: { ...stay('house').stay, pets_allowed: true, beach_distance_m: 300, long_stay: true },
+    },
+    KATA,
+  ),
   listing(
     'BK-MASSAGE',
     'service',
@@ -213,9 +235,9 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-/** External ids of the whole feed answer, sorted; the count and the map total must agree. */
+/** External ids of the exact matches of the whole feed, sorted; the count and the map total must agree. */
 async function found(q: string, params: Record<string, string> = {}): Promise<string[]> {
-  const items = await allPages(t, { q, lang: 'en', limit: 2, ...params });
+  const items = exactCards(await allPages(t, { q, lang: 'en', limit: 2, ...params }));
   const got = items.map((i) => ids.get(i.id)!).sort();
   const count = await search(t, 'count', { q, ...params });
   expect(count.body.count, `count of "${q}"`).toBe(got.length);
@@ -227,13 +249,105 @@ async function first(q: string): Promise<string> {
   return ids.get(res.body.items[0].id)!;
 }
 
+/** The first feed page of `q`: ids, related marks and the words it says no result has. */
+async function page(q: string, params: Record<string, string> = {}) {
+  const res = await search(t, 'listings', { q, lang: 'en', ...params });
+  expect(res.status, res.text).toBe(200);
+  return {
+    ids: (res.body.items as Array<{ id: number }>).map((i) => ids.get(i.id)!),
+    related: (res.body.items as Array<{ id: number; related?: true }>)
+      .filter((i) => i.related)
+      .map((i) => ids.get(i.id)!),
+    unmatched: res.body.unmatched_terms as string[],
+  };
+}
+
+describe('intents: what guests mean by the words they type (issue 31)', () => {
+  it('"pet friendly" and its sisters in four languages select stays that allow pets, whatever language they are written in', async () => {
+    for (const q of ['pet friendly Kata', 'можно с собакой Ката', 'พาสัตว์เลี้ยงกะตะ', '卡塔可带宠物', 'dog friendly']) {
+      expect(await found(q), q).toEqual(['KA-PETS']);
+    }
+  });
+
+  it('near the beach, long stays: the same filters as the parameters', async () => {
+    for (const q of ['near the beach', 'у моря', 'ติดทะเล', '海边']) expect(await found(q), q).toEqual(['KA-PETS']);
+    expect(await found('monthly Kata')).toEqual(['KA-PETS']);
+    expect(await found('house Kata')).toEqual(['KA-PETS']);
+  });
+
+  it('a kind word selects the kind: a place to stay in Kata, where to eat in Kata', async () => {
+    expect(await found('ที่พักในกะตะ')).toEqual(['KA-APT', 'KA-PETS']);
+    expect(await found('где поесть на Кате')).toEqual(['KA-CAFE']);
+  });
+
+  it('near me sorts by distance when the client sends near, and is dropped otherwise', async () => {
+    expect((await page('villa near me', { near: `${CHAWENG[0]},${CHAWENG[1]}` })).ids[0]).toBe('CW-VILLA');
+    expect((await page('villa near me', { near: `${CHALONG[0]},${CHALONG[1]}` })).ids[0]).toBe('CH-VILLA');
+    expect(await found('villa near me')).toEqual(await found('villa'));
+  });
+
+  it('events: free, evening and paid read as the events filters', async () => {
+    const slugs = async (q: string) => {
+      const res = await http(t.url, 'GET', `/v1/events/upcoming?q=${encodeURIComponent(q)}`);
+      expect(res.status, res.text).toBe(200);
+      return (res.body.items as Array<{ slug: string }>).map((e) => e.slug).sort();
+    };
+    expect(await slugs('free jazz')).toEqual(['chalong-jazz', 'chaweng-jazz']);
+    expect(await slugs('jazz tonight')).toEqual(['chalong-jazz', 'chaweng-jazz']);
+    expect(await slugs('бесплатно Чалонг')).toEqual(['chalong-jazz']);
+    expect(await slugs('paid jazz')).toEqual([]);
+    expect(await slugs('jazz morning')).toEqual([]);
+  });
+});
+
+describe('no empty answer while part of q matches; no noise when nothing meaningful does (issue 31)', () => {
+  it('a word no listing has only ranks when the rest binds, and the answer says which words were left out', async () => {
+    const p = await page('villa Chalong sunset');
+    expect(p.ids[0]).toBe('CH-VILLA');
+    expect(p.unmatched).toEqual(['sunset']);
+    expect(await found('villa Chalong sunset')).toEqual(['CH-VILLA']);
+    expect((await page('villa Chalong')).unmatched).toEqual([]);
+  });
+
+  it('a place alone with a word nothing there has: nothing (the word was what was asked for)', async () => {
+    const p = await page('zorbing Chalong');
+    expect(p.ids).toEqual([]);
+    expect(p.unmatched).toEqual(['zorbing']);
+    expect((await search(t, 'count', { q: 'zorbing Chalong' })).body.count).toBe(0);
+  });
+
+  it('something specific the catalog does not offer, and a destination it does not serve, find nothing', async () => {
+    for (const q of ['golf Chalong', 'helicopter tour', 'villa Bali', 'ดำน้ำเกาะเต่า', '巴厘岛别墅']) {
+      const p = await page(q);
+      expect(p.ids, q).toEqual([]);
+      expect(p.unmatched.length, q).toBe(1);
+      expect((await search(t, 'count', { q })).body.count, q).toBe(0);
+    }
+  });
+
+  it('few exact matches: related listings follow them, marked, and the count stays exact', async () => {
+    // No apartment in Kata Noi: stays around it in Phuket follow, the Kata apartment first.
+    const p = await page('apartment Kata Noi');
+    expect(p.ids.length).toBeGreaterThan(0);
+    expect(p.related).toEqual(p.ids);
+    expect(p.ids[0]).toBe('KA-APT');
+    expect((await search(t, 'count', { q: 'apartment Kata Noi' })).body.count).toBe(0);
+    // An exact match comes first, unmarked.
+    const chalong = await page('villa Chalong');
+    expect(chalong.ids[0]).toBe('CH-VILLA');
+    expect(chalong.related).not.toContain('CH-VILLA');
+    // Other sorts than relevance list the exact matches only.
+    expect((await page('apartment Kata Noi', { sort: 'price_asc' })).ids).toEqual([]);
+  });
+});
+
 describe('places named in q are selected exactly', () => {
   it('in every language, and never fuzzed into a similar name (Chalong is not Chaweng)', async () => {
     for (const q of ['Chalong', 'Чалонг', 'ฉลอง', '查龙']) expect(await found(q), q).toEqual(['CH-CAR', 'CH-VILLA']);
     for (const q of ['Chaweng', 'Чавенг', 'เฉวง'])
       expect(await found(q), q).toEqual(['CW-BOAT', 'CW-CLEAN', 'CW-VILLA']);
     // Кафе is a café, not a listing in Ката.
-    expect(await found('Ката')).toEqual(['KA-APT', 'KA-CAFE']);
+    expect(await found('Ката')).toEqual(['KA-APT', 'KA-CAFE', 'KA-PETS']);
     expect(await found('Кафе')).toEqual(['BK-CAFE', 'KA-CAFE']);
   });
 
@@ -245,10 +359,10 @@ describe('places named in q are selected exactly', () => {
   });
 
   it('a place and what lies below it; short forms; Russian word forms', async () => {
-    expect(await found('Phuket')).toEqual(['CH-CAR', 'CH-VILLA', 'KA-APT', 'KA-CAFE']);
+    expect(await found('Phuket')).toEqual(['CH-CAR', 'CH-VILLA', 'KA-APT', 'KA-CAFE', 'KA-PETS']);
     for (const q of ['Samui', 'สมุย', 'Самуи', 'на Самуи', '苏梅'])
       expect(await found(q), q).toEqual(['CW-BOAT', 'CW-CLEAN', 'CW-VILLA']);
-    expect(await found('в Пхукете')).toEqual(['CH-CAR', 'CH-VILLA', 'KA-APT', 'KA-CAFE']);
+    expect(await found('в Пхукете')).toEqual(['CH-CAR', 'CH-VILLA', 'KA-APT', 'KA-CAFE', 'KA-PETS']);
   });
 
   it('one wrong or swapped letter still finds the place', async () => {

@@ -210,6 +210,12 @@ export const envSchema = z.object({
   MAP_MAX_POINTS: int(500, 1, 10_000),
   /** Search suggest (spec 4.7): at most this many places and this many listings. */
   SEARCH_SUGGEST_LIMIT: int(5, 1, 20),
+  /**
+   * When fewer listings than this match `q` exactly, the feed (relevance order) continues with
+   * related ones (the place's region, the kind of the category or property type named), marked
+   * `related`; 0 never adds any.
+   */
+  SEARCH_RELATED_BELOW: int(10, 0, 1000),
 
   MAP_UPSTREAM_URL: z.string().default('https://tiles.invalid'),
   MAP_UPSTREAM_TIMEOUT_MS: int(5000, 100, 60_000),

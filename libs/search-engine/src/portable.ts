@@ -5,7 +5,7 @@ import type { Dsl, SearchEngine, SearchResult } from './types.ts';
  * `_shards`, `timed_out`, `max_score`), so less JSON crosses the wire and is parsed per request.
  */
 export const SEARCH_FILTER_PATH =
-  'took,hits.total,hits.hits._id,hits.hits._score,hits.hits._source,hits.hits.fields,hits.hits.sort,aggregations';
+  'took,hits.total,hits.hits._id,hits.hits._score,hits.hits._source,hits.hits.fields,hits.hits.sort,hits.hits.matched_queries,aggregations';
 
 /**
  * What a `_bulk` answer is read for (`BulkResult`). The rest of each item (index, id, version,

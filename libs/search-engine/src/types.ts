@@ -87,7 +87,15 @@ export interface SearchResult<T> {
   took: number;
   total: number;
   /** `_id` and `_source` are absent when the request loads no stored field (`stored_fields: _none_`). */
-  hits: Array<{ _id: string; _score: number | null; _source: T; fields?: Record<string, unknown[]>; sort?: unknown[] }>;
+  hits: Array<{
+    _id: string;
+    _score: number | null;
+    _source: T;
+    fields?: Record<string, unknown[]>;
+    sort?: unknown[];
+    /** Names of the named clauses (`_name`) the hit matched. */
+    matched_queries?: string[];
+  }>;
   aggregations?: Record<string, any>;
 }
 

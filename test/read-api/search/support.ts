@@ -59,6 +59,19 @@ export async function allPages(
   throw new Error('feed never ended');
 }
 
+/**
+ * The cards of a whole feed that match `q` exactly. Related cards (`related: true`, added when
+ * few match exactly) must all come after them: checked here, so every caller checks it.
+ */
+export function exactCards<T extends { related?: boolean }>(items: T[]): T[] {
+  const firstRelated = items.findIndex((i) => i.related);
+  const exact = items.filter((i) => !i.related);
+  if (firstRelated >= 0 && items.slice(firstRelated).some((i) => !i.related)) {
+    throw new Error('an exact match comes after a related card');
+  }
+  return exact;
+}
+
 /** Fixture titles start with a code (S1, E2, ...): the codes of a list of cards, sorted. */
 export function codes(items: Array<{ title: string }>): string[] {
   return items.map((i) => titleCode(i.title)).sort();

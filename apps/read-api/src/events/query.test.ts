@@ -88,7 +88,7 @@ describe('eventQuery', () => {
     const fields: string[] = beach.bool.should[0].multi_match.fields;
     expect(fields).toEqual(expect.arrayContaining(['title.ru', 'venue.name.en', 'description.zh-Hans', 'text_all']));
     expect(fields.some((f) => f.startsWith('place_names'))).toBe(false);
-    const plan = { placeIds: [7], placeMatches: [], words: [] };
+    const plan = { placeIds: [7], placeMatches: [], intents: [], words: [], elsewhere: [], wider: [] };
     expect(eventTextFilters('Kata', plan)).toEqual([{ terms: { place_path_ids: [7] } }]);
   });
 });

@@ -5,8 +5,8 @@ import { boundingBoxFilter, withinRadiusFilter, type BBox } from '../geo/filters
 import { timeOfDayClause, type TimeOfDay } from './time-of-day.ts';
 import type { DayWindow } from './window.ts';
 import { EVENT_POINT_SOURCE } from './card.ts';
-import { planClauses, type PlanTargets } from '../query-understanding/dsl.ts';
-import { planOrWords, type QueryPlan } from '../query-understanding/understand.ts';
+import { planClauses, planWordClause, type PlanTargets } from '../query-understanding/dsl.ts';
+import { planOrWords, type PlanWord, type QueryPlan } from '../query-understanding/understand.ts';
 
 /**
  * Pure query builders for the events index (one document per occurrence): filters in, query DSL
@@ -24,6 +24,10 @@ export interface EventFilters {
   q?: string | undefined;
   /** What `q` asks for (query understanding); absent: `q` is read as words only. */
   plan?: QueryPlan | null | undefined;
+  /** Whether the intents of `q` select something (events/intents.ts): then its other words are relaxed. */
+  intentsBind?: boolean | undefined;
+  /** Relaxed words of `q` that some event in reach has: they narrow the list; the others are left out. */
+  keptWords?: string[] | undefined;
   bbox?: BBox | undefined;
   near?: { lat: number; lon: number; radiusM: number } | undefined;
 }
@@ -54,14 +58,43 @@ export const EVENT_TARGETS: PlanTargets = {
 };
 
 /**
- * `q` as filters (the events lists are ordered by time, not scored): the places it names, and
- * every word that is not generic in some field, as a synonym or as the category it names.
+ * `q` as filters (the events lists are ordered by time, not scored): the places it names, every
+ * word that names a category (by its code or its text), and the other words: all of them when
+ * nothing else in `q` binds; else only the relaxed words some event has (`keptWords`, found by
+ * `relaxedWordsQuery`), so one word the catalog lacks never empties the list.
  */
-export function eventTextFilters(q: string, plan: QueryPlan | null | undefined): Dsl[] {
+export function eventTextFilters(
+  q: string,
+  plan: QueryPlan | null | undefined,
+  opts: { intentsBind?: boolean | undefined; keptWords?: string[] | undefined } = {},
+): Dsl[] {
   const p = planOrWords(q, plan);
   if (!p) return [];
-  const { must, filter } = planClauses(p, EVENT_TARGETS);
-  return [...filter, ...must];
+  const { must, filter, relaxed } = planClauses(p, EVENT_TARGETS, { intentsBind: opts.intentsBind });
+  const kept = relaxed.filter((w) => opts.keptWords?.includes(w.text)).map((w) => planWordClause(w, EVENT_TARGETS));
+  return [...filter, ...must, ...kept];
+}
+
+/** The relaxed words of `q` (see `planClauses`), and whether only places bind besides them. */
+export function eventRelaxedWords(f: EventFilters): { words: PlanWord[]; placesOnly: boolean } {
+  const p = f.q ? planOrWords(f.q, f.plan) : null;
+  if (!p) return { words: [], placesOnly: false };
+  const { relaxed, placesOnly } = planClauses(p, EVENT_TARGETS, { intentsBind: f.intentsBind });
+  return { words: relaxed, placesOnly };
+}
+
+/** How many occurrences in the scope, without the relaxed words, have each of them (`w0`, `w1`, … in order). */
+export function relaxedWordsQuery(scope: EventScope, words: PlanWord[]): Dsl {
+  return {
+    size: 0,
+    track_total_hits: false,
+    query: eventQuery({ ...scope, filters: { ...scope.filters, keptWords: [] } }),
+    aggs: {
+      words: {
+        filters: { filters: Object.fromEntries(words.map((w, i) => [`w${i}`, planWordClause(w, EVENT_TARGETS)])) },
+      },
+    },
+  };
 }
 
 /**
@@ -90,7 +123,7 @@ export function eventQuery(scope: EventScope, extra: Dsl[] = []): Dsl {
   if (f.audience !== 'any') filter.push({ term: { audience: f.audience } });
   if (f.crowd?.length) filter.push({ terms: { crowd: f.crowd } });
   if (f.eventLang !== 'any') filter.push({ term: { event_lang: f.eventLang } });
-  if (f.q) filter.push(...eventTextFilters(f.q, f.plan));
+  if (f.q) filter.push(...eventTextFilters(f.q, f.plan, { intentsBind: f.intentsBind, keptWords: f.keptWords }));
   if (f.bbox) filter.push(boundingBoxFilter(f.bbox));
   if (f.near) filter.push(withinRadiusFilter(f.near, f.near.radiusM));
   filter.push(...extra);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UnmatchedTerms } from '../query-understanding/schemas.ts';
 
 /** Response shapes of the events routes (DESIGN.md section 4: EventCard, CalendarDay). */
 
@@ -61,6 +62,7 @@ export const UpcomingResponse = z
     next_cursor: z.string().nullable(),
     has_more: z.boolean().default(false),
     total: z.number().int().nullable().meta({ description: 'Distinct matching events; only with `with_total=true`.' }),
+    unmatched_terms: UnmatchedTerms,
   })
   .meta({ id: 'UpcomingResponse' });
 
@@ -69,7 +71,12 @@ export const FeedDay = z
   .meta({ id: 'EventFeedDay', description: 'One day of the feed; a day may continue on the next page.' });
 
 export const EventFeedResponse = z
-  .object({ items: z.array(FeedDay), next_cursor: z.string().nullable(), has_more: z.boolean() })
+  .object({
+    items: z.array(FeedDay),
+    next_cursor: z.string().nullable(),
+    has_more: z.boolean(),
+    unmatched_terms: UnmatchedTerms,
+  })
   .meta({ id: 'EventFeedResponse' });
 
 export const EventMapCluster = z

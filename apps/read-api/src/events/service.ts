@@ -16,6 +16,8 @@ import {
   upcomingQuery,
   unseenEventIds,
   localStartKey,
+  eventRelaxedWords,
+  relaxedWordsQuery,
   type EventFilters,
   type EventScope,
   type UpcomingAfter,
@@ -25,7 +27,8 @@ import type { QueryUnderstanding } from '../query-understanding/service.ts';
 import { resumeList, safeInts } from './list-cursor.ts';
 import { listScopeAt, requestToday, resolveFilters } from './scope.ts';
 import type { EventCardT } from './schemas.ts';
-import { calendarWindow, checkDayFilters, daysBetween, listWindow } from './window.ts';
+import { calendarWindow, checkDayFilters, daysBetween, listWindow, type DayFilters } from './window.ts';
+import { applyEventIntents } from './intents.ts';
 
 /** The last day a `YYYY-MM-DD` can name: a strip running past it would hold unwritable dates. */
 const LAST_DAY = '9999-12-31';
@@ -56,9 +59,36 @@ export type EventsService = ReturnType<typeof createEventsService>;
  */
 export function createEventsService(deps: EventsServiceDeps) {
   const { config, clock } = deps;
-  /** The filters with the plan of their `q` (after the request's own checks). */
-  async function understood(filters: EventFilters): Promise<EventFilters> {
-    return { ...filters, plan: await deps.understanding.plan(filters.q) };
+  /**
+   * The filters with what their `q` asks for (after the request's own checks): its plan, its
+   * intents (free, evening, family, this weekend…; the client's own filters win), and which of
+   * its relaxed words narrow the list (those some event in reach has; the others are reported
+   * unmatched). `days` are the request's day filters, or the days an intent names.
+   */
+  async function understood<Q extends DayFilters & Pick<EventFilterQuery, 'timezone'> & { days?: number }>(
+    base: EventFilters,
+    q: Q,
+  ): Promise<{ filters: EventFilters; q: Q; unmatched: string[] }> {
+    const now = clock.now();
+    const today = requestToday(now, q);
+    const intents = applyEventIntents({ ...base, plan: await deps.understanding.plan(base.q) }, q, today);
+    const days: Q = intents.days ? { ...q, ...intents.days } : q;
+    let filters = intents.filters;
+    if (filters.plan?.elsewhere.length) return { filters, q: days, unmatched: filters.plan.elsewhere };
+    const { words: relaxed, placesOnly } = eventRelaxedWords(filters);
+    if (!relaxed.length) return { filters, q: days, unmatched: [] };
+    const window = listWindow(
+      { ...days, days: days.days ?? config.EVENTS_HORIZON_DAYS },
+      today,
+      config.EVENTS_HORIZON_DAYS,
+    );
+    if (!window) return { filters, q: days, unmatched: relaxed.map((w) => w.text) };
+    const res = await deps.engine.search(deps.index, relaxedWordsQuery({ filters, window, today, now }, relaxed));
+    const buckets = (res.aggregations?.words?.buckets ?? {}) as Record<string, { doc_count: number }>;
+    const has = (i: number) => (buckets[`w${i}`]?.doc_count ?? 0) > 0;
+    // When only places bind, a word no event there has is what was asked for: kept, it empties the list.
+    filters = { ...filters, keptWords: relaxed.filter((_, i) => placesOnly || has(i)).map((w) => w.text) };
+    return { filters, q: days, unmatched: relaxed.filter((_, i) => !has(i)).map((w) => w.text) };
   }
   return {
     /** The calendar strip: distinct events per day from `first` (default today), `days` long. */
@@ -66,7 +96,7 @@ export function createEventsService(deps: EventsServiceDeps) {
       checkDayFilters(q);
       const now = clock.now();
       const today = requestToday(now, q);
-      const filters = await understood(resolveFilters(q));
+      const { filters } = await understood(resolveFilters(q), q);
       // The index keeps no occurrence that is over (the horizon roll deletes them), so a strip
       // starting before today would show 0 for days that had events: refused rather than wrong.
       if (q.first !== undefined && q.first < today) {
@@ -86,34 +116,36 @@ export function createEventsService(deps: EventsServiceDeps) {
     /** One card per event at its nearest matching occurrence, keyset-paged. */
     async upcoming(q: UpcomingRequest, lang: ContentLanguage) {
       // Cross-field rules first (400 names the field), whatever the cursor.
-      const filters = await understood(resolveFilters(q));
       checkDayFilters(q);
-      return loadUpcoming(deps, (now) => listScopeAt(filters, q, now, config.EVENTS_HORIZON_DAYS), {
+      const { filters, q: days, unmatched } = await understood(resolveFilters(q), q);
+      const page = await loadUpcoming(deps, (now) => listScopeAt(filters, days, now, config.EVENTS_HORIZON_DAYS), {
         limit: q.limit,
         cursor: q.cursor,
         withTotal: q.with_total,
         lang,
       });
+      return { ...page, unmatched_terms: unmatched };
     },
 
     /** Every matching occurrence on its day, grouped per day, keyset-paged. */
     async feed(q: EventFeedRequest, lang: ContentLanguage) {
       // Cross-field rules first (400 names the field), whatever the cursor.
-      const filters = await understood(resolveFilters(q));
       checkDayFilters(q);
-      return loadFeed(deps, (now) => listScopeAt(filters, q, now, config.EVENTS_HORIZON_DAYS), {
+      const { filters, q: days, unmatched } = await understood(resolveFilters(q), q);
+      const page = await loadFeed(deps, (now) => listScopeAt(filters, days, now, config.EVENTS_HORIZON_DAYS), {
         limit: q.limit,
         cursor: q.cursor,
         lang,
       });
+      return { ...page, unmatched_terms: unmatched };
     },
 
     /** Clusters of distinct events up to the cluster zoom, one point per event beyond. */
     async map(q: EventMapRequest, lang: ContentLanguage) {
       const now = clock.now();
       const today = requestToday(now, q);
-      const filters = await understood(resolveFilters(q));
-      const window = listWindow(q, today, config.EVENTS_HORIZON_DAYS);
+      const { filters, q: days } = await understood(resolveFilters(q), q);
+      const window = listWindow(days, today, config.EVENTS_HORIZON_DAYS);
       return loadMap(deps, window ? { filters, window, today, now } : null, q.zoom, lang);
     },
 

@@ -1,6 +1,6 @@
 import type { Dsl } from '@guest/search-engine';
 import type { VocabularyHit } from './lexicon.ts';
-import type { PlanWord, QueryPlan } from './understand.ts';
+import { isFreeWord, type PlanWord, type QueryPlan } from './understand.ts';
 import { isUnspaced } from './text.ts';
 
 /** Where an index keeps what a plan selects: the word fields and the keyword fields of the vocabulary. */
@@ -61,18 +61,52 @@ export function planWordClause(w: PlanWord, t: PlanTargets): Dsl {
   return { bool: { should, minimum_should_match: 1 } };
 }
 
+/** The clauses of a plan's places and words (its intents are the caller's: they differ per index). */
+export interface PlanClauses {
+  must: Dsl[];
+  should: Dsl[];
+  filter: Dsl[];
+  /**
+   * Words that only rank because the rest of the query binds (a place, a category, an intent):
+   * "beach" in "Patong Beach". The answer is what the binding part selects, the words that match
+   * first; those no result has are reported to the client.
+   */
+  relaxed: PlanWord[];
+  /**
+   * Only places bind: nothing says *what* is wanted but the relaxed words, so when one of them
+   * matches nothing, the guest asked for something the catalog does not have ("helicopter tour
+   * Phuket") and the answer is empty, not every listing of the place.
+   */
+  placesOnly: boolean;
+}
+
 /**
- * The plan as query clauses: its places as a filter (exact: the place and what lies below it),
- * every non-generic word a must, generic words and the whole phrase only scoring.
+ * The plan as query clauses: its places as a filter (exact: the place and what lies below it);
+ * every word that names a category, amenity or property type a must (by its code or its text);
+ * the other words a must when nothing else binds the query, else only scoring (more and rarer
+ * matched words first); generic words and the whole phrase only scoring. `intentsBind` says whether
+ * the plan's intents select something in this index (the caller knows which apply).
  */
-export function planClauses(plan: QueryPlan, t: PlanTargets): { must: Dsl[]; should: Dsl[]; filter: Dsl[] } {
+export function planClauses(
+  plan: QueryPlan,
+  t: PlanTargets,
+  opts: { intentsBind?: boolean | undefined } = {},
+): PlanClauses {
   const filter: Dsl[] = plan.placeIds.length ? [{ terms: { [t.placePath]: plan.placeIds } }] : [];
-  const must = plan.words.filter((w) => !w.generic).map((w) => planWordClause(w, t));
-  const should = plan.words.filter((w) => w.generic).map((w) => planWordClause(w, t));
+  // A destination the catalog does not serve: nothing there, whatever else `q` says.
+  if (plan.elsewhere.length) filter.push({ match_none: {} });
+  const named = plan.words.filter((w) => !w.generic && !isFreeWord(w));
+  const free = plan.words.filter(isFreeWord);
+  const binds = plan.placeIds.length > 0 || named.length > 0 || !!opts.intentsBind;
+  // A word that names something specific (golf, a helicopter) is never relaxed.
+  const must = [...named, ...(binds ? free.filter((w) => w.specific) : free)].map((w) => planWordClause(w, t));
+  const relaxed = binds ? free.filter((w) => !w.specific) : [];
+  const should = [...relaxed, ...plan.words.filter((w) => w.generic)].map((w) => planWordClause(w, t));
   if (plan.words.length > 1) {
     should.push({ match_phrase: { text_all: { query: plan.words.map((w) => w.text).join(' '), slop: 1, boost: 2 } } });
   }
-  return { must, should, filter };
+  const placesOnly = plan.placeIds.length > 0 && named.length === 0 && !opts.intentsBind;
+  return { must, should, filter, relaxed, placesOnly };
 }
 
 /** Whether the plan scores anything (otherwise a "relevance" order has nothing to rank by). */

@@ -1,10 +1,13 @@
-import { fold, isHan, isUnspaced, keyOf, nameKeys, stem, words } from './text.ts';
+import { fold, isHan, isUnspaced, keyOf, nameKeys, stem, typoAllowed, words } from './text.ts';
+import { soundKey } from './sound.ts';
 
 /**
  * What query understanding knows: every place by all its names (the four languages, plus the
- * aliases of mappings/place-aliases.json), the category and amenity names, the property types and
- * the synonyms and generic words of mappings/synonyms.json. Built in memory from the places index
- * and the catalog tables; pure, so it is unit-tested without services.
+ * aliases of mappings/place-aliases.json), the words that name a category, an amenity or a
+ * property type (the catalog's names and the concepts of mappings/intents.json), the intents of
+ * mappings/intents.json, and the synonyms, generic and stop words of mappings/synonyms.json.
+ * Built in memory from the places index and the catalog tables; pure, so it is unit-tested
+ * without services.
  */
 
 export type Names = Partial<Record<string, string>>;
@@ -22,6 +25,8 @@ export interface PlaceInput {
 export interface NamedCode {
   code: string;
   name: Names;
+  /** Listing kinds it concerns: a category's kind, an amenity's kinds. */
+  kinds?: string[];
 }
 
 export interface PlaceAliases {
@@ -31,8 +36,53 @@ export interface PlaceAliases {
 export interface SynonymData {
   groups: Record<string, string[][]>;
   generic: Record<string, string[]>;
-  property_types: Record<string, string[] | string>;
+  stop: Record<string, string[]>;
+  /** Words that name something specific (golf, a helicopter, Songkran): always required. */
+  specific?: Record<string, string[]>;
 }
+
+export type PhrasesByLanguage = Partial<Record<string, string[]>>;
+/** Filter parameters of the search routes, by listing kind (`*`: every kind). */
+export type KindFilters = Record<string, Record<string, unknown>>;
+
+/** What an intent stands for (mappings/intents.json). */
+export interface IntentEffect {
+  /** The listing kind it asks for. */
+  kind?: string;
+  /** Listing filters, per kind (the first kind is the one meant when the query names none). */
+  listings?: KindFilters;
+  /** With `keep`, kinds the filters do not concern are kept as they are. */
+  others?: 'keep';
+  /** Listing filters that rank (never filter). */
+  boost?: KindFilters;
+  /** Events filters: `entry`, `time`, `audience`, and `day` (`today`, `tomorrow`, `weekend`, `week`). */
+  events?: Record<string, string>;
+  /** An order of the answer (price_asc, price_desc, rating). */
+  rank?: 'price_asc' | 'price_desc' | 'rating';
+  /** The guest's own position: distances from `near` when the client sends it. */
+  near?: boolean;
+  /** Codes it names as well ("party villa" is a villa): each a word of the query that selects by its code. */
+  codes?: VocabularyHit[];
+}
+
+export interface IntentSpec extends IntentEffect {
+  phrases: PhrasesByLanguage;
+}
+
+export interface PatternSpec extends Omit<IntentEffect, 'kind'> {
+  /** Regular expression over the folded query; `$1` in filter values is its number. */
+  re: string;
+}
+
+export interface IntentData {
+  concepts: Partial<Record<VocabularyHit['field'], Record<string, PhrasesByLanguage>>>;
+  intents: Record<string, IntentSpec>;
+  numbers: Record<string, Record<string, number>>;
+  patterns: PatternSpec[];
+}
+
+/** mappings/places-elsewhere.json: names of destinations the catalog does not serve, by language. */
+export type ElsewhereData = Partial<Record<string, string[]>>;
 
 export interface LexiconPlace {
   id: number;
@@ -69,14 +119,31 @@ export interface Lexicon {
   places: Map<number, LexiconPlace>;
   /** Comparison key (text.ts `keyOf`) → places known by it. */
   placeKeys: Map<string, number[]>;
-  /** Thai and Chinese names without spaces, longest first: looked for inside unspaced runs. */
-  unspacedPlaceNames: Array<{ name: string; ids: number[] }>;
-  /** Thai and Chinese words of the vocabulary, synonyms and generic words, longest first: cut out of unspaced runs too. */
+  /** Sound key (sound.ts) of a Chinese place name → places: homophones and variant characters. */
+  placeSounds: Map<string, number[]>;
+  /** Sound key of a Chinese word of the vocabulary or the intents → that word (民俗 sounds as 民宿). */
+  wordSounds: Map<string, string>;
+  /** Single words of the vocabulary and the intents a typo may be forgiven in (Latin and Cyrillic). */
+  typoWords: string[];
+  /** Thai and Chinese names without spaces, longest first: looked for inside unspaced runs (`elsewhere`: a destination the catalog does not serve). */
+  unspacedPlaceNames: Array<{ name: string; ids: number[]; elsewhere?: boolean }>;
+  /** Comparison key → a destination the catalog does not serve (places-elsewhere.json), never a place of its own. */
+  elsewhere: Set<string>;
+  /** Thai and Chinese words and phrases of every list below, longest first: cut out of unspaced runs too. */
   unspacedWords: string[];
   vocabulary: Map<string, VocabularyHit[]>;
+  /** Kinds a category or amenity concerns (`category:diving` → experience). */
+  codeKinds: Map<string, string[]>;
+  intents: Map<string, Array<{ id: string; effect: IntentEffect }>>;
+  patterns: Array<{ re: RegExp; effect: PatternSpec }>;
+  /** Number words → numbers (two → 2, две → 2, 两 → 2). */
+  numbers: Map<string, number>;
   /** Key → the other members of its synonym groups. */
   synonyms: Map<string, string[]>;
   generic: Set<string>;
+  stop: Set<string>;
+  /** Words that name something specific the guest wants: never relaxed (synonyms.json `specific`). */
+  specific: Set<string>;
   /** The most words a known name or phrase has. */
   maxWords: number;
 }
@@ -92,15 +159,23 @@ function longEnoughInside(name: string): boolean {
   return [...name].length >= (isHan(name) ? 2 : 3);
 }
 
+const phrasesOf = (p: PhrasesByLanguage) => Object.values(p).flatMap((l) => l ?? []);
+
+export const NO_INTENTS: IntentData = { concepts: {}, intents: {}, numbers: {}, patterns: [] };
+
 export function buildLexicon(input: {
   places: PlaceInput[];
   categories: NamedCode[];
   amenities: NamedCode[];
   aliases: PlaceAliases;
   synonyms: SynonymData;
+  intents?: IntentData;
+  elsewhere?: ElsewhereData;
 }): Lexicon {
+  const intentData = input.intents ?? NO_INTENTS;
   const places = new Map<number, LexiconPlace>();
   const placeKeys = new Map<string, number[]>();
+  const placeSounds = new Map<string, number[]>();
   const unspaced = new Map<string, number[]>();
   let maxWords = 1;
   for (const p of input.places) {
@@ -121,32 +196,87 @@ export function buildLexicon(input: {
       for (const k of nameKeys(n)) addTo(placeKeys, k, p.id);
       const compact = words(n).join('');
       if (isUnspaced(compact) && longEnoughInside(compact)) addTo(unspaced, compact, p.id);
+      if (isHan(compact) && [...compact].length >= 2) {
+        const sound = soundKey(compact);
+        if (sound) addTo(placeSounds, sound, p.id);
+      }
+    }
+  }
+
+  const elsewhere = new Set<string>();
+  const unspacedElsewhere = new Set<string>();
+  for (const n of Object.values(input.elsewhere ?? {}).flatMap((l) => l ?? [])) {
+    for (const k of nameKeys(n)) if (!placeKeys.has(k)) elsewhere.add(k);
+    const compact = words(n).join('');
+    // Cut out of a longer run only when long enough not to be part of another word.
+    if (isUnspaced(compact) && [...compact].length >= (isHan(compact) ? 2 : 4) && !unspaced.has(compact)) {
+      unspacedElsewhere.add(compact);
+    }
+  }
+
+  const stop = new Set(Object.values(input.synonyms.stop ?? {}).flatMap((l) => l.map((w) => keyOf(words(w)))));
+  const generic = new Set(Object.values(input.synonyms.generic).flatMap((l) => l.map((w) => keyOf(words(w)))));
+  const specific = new Set<string>();
+  for (const w of Object.values(input.synonyms.specific ?? {}).flatMap((l) => l)) {
+    const ws = words(w);
+    if (!ws.length) continue;
+    maxWords = Math.max(maxWords, ws.length);
+    specific.add(keyOf(ws));
+  }
+
+  // Intents first: a phrase that is an intent is never read as a name ("kids" is the children
+  // intent, not the event category For kids).
+  const intents = new Map<string, Array<{ id: string; effect: IntentEffect }>>();
+  for (const [id, spec] of Object.entries(intentData.intents)) {
+    const { phrases, ...effect } = spec;
+    for (const phrase of phrasesOf(phrases)) {
+      const ws = words(phrase);
+      if (!ws.length) continue;
+      maxWords = Math.max(maxWords, ws.length);
+      for (const k of nameKeys(phrase)) addTo(intents, k, { id, effect }, (a, b) => a.id === b.id);
     }
   }
 
   const vocabulary = new Map<string, VocabularyHit[]>();
+  const codeKinds = new Map<string, string[]>();
   const same = (a: VocabularyHit, b: VocabularyHit) => a.field === b.field && a.code === b.code;
-  const generic = new Set(Object.values(input.synonyms.generic).flatMap((l) => l.map((w) => keyOf(words(w)))));
-  const addVocabulary = (name: string, hit: VocabularyHit) => {
+  // Codes the concepts of intents.json describe: their words are curated, so the catalog's names
+  // add only themselves (no single word of a longer name: "Muay Thai" does not make "thai" a category).
+  const curated = new Set<string>();
+  for (const [field, byCode] of Object.entries(intentData.concepts) as Array<
+    [VocabularyHit['field'], Record<string, PhrasesByLanguage>]
+  >) {
+    for (const [code, phrases] of Object.entries(byCode)) {
+      curated.add(`${field}:${code}`);
+      for (const phrase of phrasesOf(phrases)) {
+        const ws = words(phrase);
+        if (!ws.length) continue;
+        maxWords = Math.max(maxWords, ws.length);
+        for (const k of nameKeys(phrase)) if (!intents.has(k)) addTo(vocabulary, k, { field, code }, same);
+      }
+    }
+  }
+  const addName = (name: string, hit: VocabularyHit) => {
     const ws = words(name);
     if (!ws.length) return;
     maxWords = Math.max(maxWords, ws.length);
-    for (const k of nameKeys(name)) addTo(vocabulary, k, hit, same);
-    // A word of a longer name stands for it too ("boat" for "Boat charter"), unless it is generic.
-    if (ws.length > 1) {
+    for (const k of nameKeys(name)) if (!intents.has(k)) addTo(vocabulary, k, hit, same);
+    // A word of a longer name stands for it too ("boat" for "Boat charter"), unless it is generic
+    // or the code's words are curated.
+    if (ws.length > 1 && !curated.has(`${hit.field}:${hit.code}`)) {
       for (const w of ws) {
         const k = stem(w);
-        if ([...w].length >= 3 && !generic.has(k)) addTo(vocabulary, k, hit, same);
+        if ([...w].length >= 3 && !generic.has(k) && !stop.has(k) && !intents.has(k)) addTo(vocabulary, k, hit, same);
       }
     }
   };
-  for (const c of input.categories)
-    for (const n of Object.values(c.name)) if (n) addVocabulary(n, { field: 'category', code: c.code });
-  for (const a of input.amenities)
-    for (const n of Object.values(a.name)) if (n) addVocabulary(n, { field: 'amenity', code: a.code });
-  for (const [code, names] of Object.entries(input.synonyms.property_types)) {
-    if (!Array.isArray(names)) continue; // _comment
-    for (const n of names) for (const k of nameKeys(n)) addTo(vocabulary, k, { field: 'property_type', code }, same);
+  for (const c of input.categories) {
+    if (c.kinds) codeKinds.set(`category:${c.code}`, c.kinds);
+    for (const n of Object.values(c.name)) if (n) addName(n, { field: 'category', code: c.code });
+  }
+  for (const a of input.amenities) {
+    if (a.kinds) codeKinds.set(`amenity:${a.code}`, a.kinds);
+    for (const n of Object.values(a.name)) if (n) addName(n, { field: 'amenity', code: a.code });
   }
 
   const synonyms = new Map<string, string[]>();
@@ -161,20 +291,48 @@ export function buildLexicon(input: {
     }
   }
 
-  const unspacedWords = [...new Set([...vocabulary.keys(), ...synonyms.keys(), ...generic])]
-    .filter((k) => !k.includes(' ') && isUnspaced(k) && longEnoughInside(k))
+  const patterns = intentData.patterns.map((p) => ({ re: new RegExp(p.re, 'gu'), effect: p }));
+  const numbers = new Map<string, number>();
+  for (const byWord of Object.values(intentData.numbers))
+    for (const [w, n] of Object.entries(byWord)) numbers.set(fold(w), n);
+
+  // One Han character is too short to cut out of a run, except a stop word (的, 在): it is a word of its own.
+  const unspacedWords = [
+    ...new Set([...vocabulary.keys(), ...synonyms.keys(), ...generic, ...intents.keys(), ...stop, ...specific]),
+  ]
+    .filter((k) => !k.includes(' ') && isUnspaced(k) && (longEnoughInside(k) || (isHan(k) && stop.has(k))))
     .sort((a, b) => [...b].length - [...a].length || a.localeCompare(b));
-  const unspacedPlaceNames = [...unspaced.entries()]
-    .map(([name, ids]) => ({ name, ids }))
-    .sort((a, b) => [...b.name].length - [...a.name].length || a.name.localeCompare(b.name));
+  const wordSounds = new Map<string, string>();
+  for (const k of [...intents.keys(), ...vocabulary.keys()]) {
+    if (!isHan(k) || [...k].length < 2) continue;
+    const sound = soundKey(k);
+    if (sound && !wordSounds.has(sound)) wordSounds.set(sound, k);
+  }
+  const typoWords = [...new Set([...intents.keys(), ...vocabulary.keys()])].filter(
+    (k) => !k.includes(' ') && !isUnspaced(k) && typoAllowed(k),
+  );
+  const unspacedPlaceNames = [
+    ...[...unspaced.entries()].map(([name, ids]) => ({ name, ids })),
+    ...[...unspacedElsewhere].map((name) => ({ name, ids: [] as number[], elsewhere: true })),
+  ].sort((a, b) => [...b.name].length - [...a.name].length || a.name.localeCompare(b.name));
   return {
     places,
     placeKeys,
+    placeSounds,
+    wordSounds,
+    typoWords,
     unspacedPlaceNames,
+    elsewhere,
     unspacedWords,
     vocabulary,
+    codeKinds,
+    intents,
+    patterns,
+    numbers,
     synonyms,
     generic,
-    maxWords: Math.min(maxWords, 5),
+    stop,
+    specific,
+    maxWords: Math.min(maxWords, 6),
   };
 }

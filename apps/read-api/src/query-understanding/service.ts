@@ -6,7 +6,15 @@ import { schema, type Db } from '@guest/db';
 import type { PlaceDocument } from '@guest/catalog';
 import type { SearchEngine } from '@guest/search-engine';
 import { createTtlCache } from '../ttl-cache.ts';
-import { buildLexicon, type Lexicon, type NamedCode, type PlaceAliases, type SynonymData } from './lexicon.ts';
+import {
+  buildLexicon,
+  type ElsewhereData,
+  type IntentData,
+  type Lexicon,
+  type NamedCode,
+  type PlaceAliases,
+  type SynonymData,
+} from './lexicon.ts';
 import { placesByPrefix, understand, type QueryPlan } from './understand.ts';
 
 export interface QueryUnderstandingDeps {
@@ -25,12 +33,22 @@ const MAPPINGS = path.join(repoRoot, 'mappings');
 /** The most places a lexicon holds (the places index is read in one request). */
 const MAX_PLACES = 10_000;
 
-/** Aliases and synonyms are data in mappings/: read once per process, changed by a restart, no reindex. */
-function readData(): { aliases: PlaceAliases; synonyms: SynonymData } {
+/** Aliases, synonyms and intents are data in mappings/: read once per process, changed by a restart, no reindex. */
+export function readQueryData(): {
+  aliases: PlaceAliases;
+  synonyms: SynonymData;
+  intents: IntentData;
+  elsewhere: ElsewhereData;
+} {
   const read = (f: string) => JSON.parse(readFileSync(path.join(MAPPINGS, f), 'utf8')) as Record<string, unknown>;
   const aliases = read('place-aliases.json');
   delete aliases._comment;
-  return { aliases: aliases as PlaceAliases, synonyms: read('synonyms.json') as unknown as SynonymData };
+  return {
+    aliases: aliases as PlaceAliases,
+    synonyms: read('synonyms.json') as unknown as SynonymData,
+    intents: read('intents.json') as unknown as IntentData,
+    elsewhere: read('places-elsewhere.json') as ElsewhereData,
+  };
 }
 
 /**
@@ -43,7 +61,7 @@ function readData(): { aliases: PlaceAliases; synonyms: SynonymData } {
  * stays with the engine (fuzzy match).
  */
 export function createQueryUnderstanding(deps: QueryUnderstandingDeps) {
-  const data = readData();
+  const data = readQueryData();
   const cache = createTtlCache<Lexicon>(deps.cacheTtlS);
 
   async function load(): Promise<Lexicon> {
@@ -58,11 +76,11 @@ export function createQueryUnderstanding(deps: QueryUnderstandingDeps) {
         },
       ),
       deps.db
-        .select({ code: schema.categories.code, name: schema.categories.name })
+        .select({ code: schema.categories.code, name: schema.categories.name, kind: schema.categories.kind })
         .from(schema.categories)
         .orderBy(asc(schema.categories.code)),
       deps.db
-        .select({ code: schema.amenities.code, name: schema.amenities.name })
+        .select({ code: schema.amenities.code, name: schema.amenities.name, kinds: schema.amenities.kinds })
         .from(schema.amenities)
         .orderBy(asc(schema.amenities.code)),
     ]);
@@ -75,8 +93,12 @@ export function createQueryUnderstanding(deps: QueryUnderstandingDeps) {
         pathIds: p.path_ids,
         name: p.name,
       })),
-      categories: categories as NamedCode[],
-      amenities: amenities as NamedCode[],
+      categories: categories.map((c): NamedCode => ({
+        code: c.code,
+        name: c.name as NamedCode['name'],
+        kinds: [c.kind],
+      })),
+      amenities: amenities.map((a): NamedCode => ({ code: a.code, name: a.name as NamedCode['name'], kinds: a.kinds })),
       ...data,
     });
   }

@@ -38,6 +38,8 @@ const lexicon = buildLexicon({
   amenities: [{ code: 'pool', name: { en: 'Pool', ru: 'Бассейн', th: 'สระว่ายน้ำ', 'zh-Hans': '泳池' } }],
   aliases: data('place-aliases.json'),
   synonyms: data('synonyms.json'),
+  intents: data('intents.json'),
+  elsewhere: data('places-elsewhere.json'),
 });
 
 const placesOf = (q: string) => understand(q, lexicon).placeIds;
@@ -66,10 +68,10 @@ describe('places in q: any language, aliases, exactly', () => {
     expect(placesOf('Kata Chalong')).toEqual([2, 4]);
   });
 
-  it('Russian word forms of a place name', () => {
+  it('Russian word forms of a place name; prepositions are dropped', () => {
     expect(placesOf('в Пхукете')).toEqual([1]);
     expect(placesOf('на Самуи')).toEqual([10]);
-    expect(wordsOf('вилла в Пхукете')).toEqual(['вилла', 'в']);
+    expect(wordsOf('вилла в Пхукете')).toEqual(['вилла']);
   });
 
   it('one wrong, missing or swapped letter still finds the place', () => {
@@ -87,8 +89,8 @@ describe('places in q: any language, aliases, exactly', () => {
   it('Thai and Chinese written without spaces: the place is cut out, the rest are words', () => {
     expect(understand('นวดแผนไทยกรุงเทพ', lexicon)).toMatchObject({
       placeIds: [20],
-      // นวด (massage) is a known word, cut out too: it also finds the massage category.
-      words: [{ text: 'นวด', vocabulary: [{ field: 'category', code: 'massage' }] }, { text: 'แผนไทย' }],
+      // นวดแผนไทย (Thai massage) is a known phrase of the massage category, cut out whole.
+      words: [{ text: 'นวดแผนไทย', vocabulary: [{ field: 'category', code: 'massage' }] }],
     });
     // 租 (rent, generic) is cut out of 租摩托车; the engine's dictionary knows 摩托车 (scooter).
     expect(understand('租摩托车', lexicon).words).toMatchObject([{ text: '租', generic: true }, { text: '摩托车' }]);
@@ -115,13 +117,15 @@ describe('the other words: vocabulary, synonyms, generic words', () => {
       });
     }
     expect(understand('boat', lexicon).words[0]!.vocabulary).toEqual([{ field: 'category', code: 'boat_charter' }]);
+    // A single word of a curated name is not the category: "Muay Thai" does not make "thai" one.
+    expect(understand('thai', lexicon).words[0]!.vocabulary).toEqual([]);
     expect(understand('бассейн', lexicon).words[0]!.vocabulary).toEqual([{ field: 'amenity', code: 'pool' }]);
   });
 
   it('synonyms are alternatives; generic words never empty an answer', () => {
-    const plan = understand('boat tour', lexicon);
+    const plan = understand('yacht tour', lexicon);
     expect(plan.words).toMatchObject([
-      { text: 'boat', generic: false },
+      { text: 'yacht', generic: false, vocabulary: [{ field: 'category', code: 'boat_charter' }] },
       { text: 'tour', generic: true },
     ]);
     expect(plan.words[1]!.alternatives).toContain('trip');
@@ -129,10 +133,105 @@ describe('the other words: vocabulary, synonyms, generic words', () => {
     expect(rent.find((w) => w.text === 'for rent')).toMatchObject({ generic: true });
     expect(rent.find((w) => w.text === 'villa')).toMatchObject({
       generic: false,
-      vocabulary: [{ field: 'property_type', code: 'villa' }],
+      vocabulary: expect.arrayContaining([{ field: 'property_type', code: 'villa' }]),
     });
     // Only generic words: then they are what is asked for.
     expect(understand('rental', lexicon).words).toMatchObject([{ text: 'rental', generic: false }]);
+  });
+});
+
+describe('intents: phrases in four languages stand for the filters of the API (mappings/intents.json)', () => {
+  const intentsOf = (q: string) => understand(q, lexicon).intents.map((i) => i.id);
+
+  it('pets, the beach, long stays, children, Wi-Fi words in every language', () => {
+    for (const q of ['pet friendly', 'можно с собакой', 'พาสัตว์เลี้ยง', '可带宠物'])
+      expect(intentsOf(q), q).toEqual(['pets']);
+    for (const q of ['near the beach', 'у моря', 'ใกล้ทะเล', '海边', 'first line'])
+      expect(intentsOf(q), q).toEqual(['beach']);
+    for (const q of ['monthly', 'на месяц', 'รายเดือน', '长租']) expect(intentsOf(q), q).toEqual(['long_stay']);
+    for (const q of ['with kids', 'с детьми', 'ครอบครัว', '亲子']) expect(intentsOf(q), q).toEqual(['children']);
+    expect(understand('wifi', lexicon).words[0]!.vocabulary).toEqual([{ field: 'amenity', code: 'wifi' }]);
+    expect(understand('pets allowed', lexicon).intents[0]!.effect.listings).toEqual({ stay: { pets_allowed: true } });
+  });
+
+  it('kind words, orders and the guest position', () => {
+    expect(understand('things to do in Krabi', lexicon).intents[0]).toMatchObject({
+      id: 'experience',
+      effect: { kind: 'experience' },
+    });
+    expect(understand('ที่พักในเชียงใหม่', lexicon)).toMatchObject({
+      placeIds: [30],
+      intents: [{ id: 'stay', effect: { kind: 'stay' } }],
+      words: [],
+    });
+    expect(understand('где поесть в Паттайе', lexicon).intents.map((i) => i.id)).toEqual(['food']);
+    expect(understand('cheap massage', lexicon).intents[0]!.effect.rank).toBe('price_asc');
+    expect(understand('scooter near me', lexicon)).toMatchObject({
+      intents: [{ id: 'near_me', effect: { near: true } }],
+    });
+  });
+
+  it('numbers: bedrooms, guests and seats in four languages, words for numbers too', () => {
+    const filters = (q: string) => understand(q, lexicon).intents.map((i) => i.effect.listings);
+    expect(filters('2 bedroom villa')).toEqual([{ stay: { bedrooms_min: 2 } }]);
+    expect(filters('two bedroom villa')).toEqual([{ stay: { bedrooms_min: 2 } }]);
+    expect(filters('вилла 3 спальни')).toEqual([{ stay: { bedrooms_min: 3 } }]);
+    expect(filters('3 ห้องนอน')).toEqual([{ stay: { bedrooms_min: 3 } }]);
+    expect(filters('两居室')).toEqual([{ stay: { bedrooms_min: 2 } }]);
+    expect(filters('трансфер на 10 человек')[0]).toMatchObject({ transport: { seats_min: 10 } });
+  });
+
+  it('a word of no meaning of its own is dropped; a stray letter or a number only ranks', () => {
+    expect(understand('villa in the Kata area', lexicon).words.map((w) => w.text)).toEqual(['villa']);
+    expect(understand('Kata 2026', lexicon).words).toMatchObject([{ text: '2026', generic: true }]);
+  });
+});
+
+describe('what the catalog does not serve: destinations elsewhere and specific things', () => {
+  it('a destination elsewhere is no place here, in any language and inside unspaced text', () => {
+    for (const q of ['Koh Tao diving', 'ко тао дайвинг', 'ดำน้ำเกาะเต่า', '巴厘岛别墅']) {
+      const plan = understand(q, lexicon);
+      expect(plan.elsewhere.length, q).toBe(1);
+      expect(plan.placeIds, q).toEqual([]);
+    }
+    // A place of the catalog wins over a destination of the same name ("Тао" alone is Koh Tao; Bang Tao is not).
+    expect(understand('Bang Tao', lexicon).elsewhere).toEqual([]);
+  });
+
+  it('words that name something specific are marked, so an answer never leaves them out', () => {
+    expect(understand('golf Phuket', lexicon).words).toMatchObject([{ text: 'golf', specific: true }]);
+    expect(understand('滑雪场', lexicon).words).toMatchObject([{ specific: true }]);
+  });
+});
+
+describe('typos and other spellings of known words', () => {
+  it('a word one letter off (two from eight letters) is the word it is closest to', () => {
+    expect(understand('snorkling', lexicon).words[0]!.vocabulary).toEqual([{ field: 'category', code: 'snorkeling' }]);
+    expect(understand('морепрадукты', lexicon).words[0]!.vocabulary).toEqual([{ field: 'category', code: 'seafood' }]);
+  });
+
+  it('Chinese written with other characters of the same sound; Thai with its tone marks left out', () => {
+    // 民俗 (folk customs) sounds as 民宿 (guesthouse); 芭堤雅 as 芭提雅 (Pattaya).
+    expect(understand('卡塔民俗', lexicon).words[0]!.vocabulary).toEqual([
+      { field: 'property_type', code: 'guesthouse' },
+    ]);
+    // ดำน้ำตืน: ดำน้ำตื้น (snorkeling) typed without its tone mark.
+    expect(understand('ดำน้ำตืน', lexicon).words[0]!.vocabulary).toEqual([{ field: 'category', code: 'snorkeling' }]);
+  });
+
+  it('Chinese place names by their sound: 芭堤雅 is 芭提雅', () => {
+    const withPattaya = buildLexicon({
+      places: [P(40, 'pattaya', 'region', [40], { en: 'Pattaya', 'zh-Hans': '芭提雅' })],
+      categories: [],
+      amenities: [],
+      aliases: {},
+      synonyms: data('synonyms.json'),
+      intents: data('intents.json'),
+    });
+    expect(understand('芭堤雅公寓', withPattaya)).toMatchObject({
+      placeIds: [40],
+      placeMatches: [{ text: '芭堤雅', exact: false }],
+    });
   });
 });
 

@@ -1,17 +1,33 @@
-import { buildLexicon, type Lexicon, type NameForm, type VocabularyHit } from './lexicon.ts';
-import { editDistance, isUnspaced, keyOf, stem, typoAllowed, words } from './text.ts';
+import { buildLexicon, type IntentEffect, type Lexicon, type NameForm, type VocabularyHit } from './lexicon.ts';
+import { soundKey, syllables } from './sound.ts';
+import { editDistance, isHan, isUnspaced, keyOf, stem, typoAllowed, words } from './text.ts';
 
 /**
- * What a `q` asks for: the places it names (selected exactly, with what lies below them) and the
- * other words, each with what else it may be found as (synonyms, categories, amenities, property
- * types). Listings, events, count, map and suggest all read `q` through this one function.
+ * What a `q` asks for: the places it names (selected exactly, with what lies below them), the
+ * intents it states (filters, a kind, an order, the guest's position: mappings/intents.json) and
+ * the other words, each with what else it may be found as (synonyms, categories, amenities,
+ * property types). Listings, events, count, map and suggest all read `q` through this one function.
  */
 export interface QueryPlan {
   /** Places named in `q`; the search keeps what lies in any of them. An ancestor of another named place is dropped ("Phuket Kata" is Kata). */
   placeIds: number[];
   /** How each place was recognised, for tests and logs. */
   placeMatches: Array<{ text: string; ids: number[]; exact: boolean }>;
+  /** Intents stated in `q`, in the order typed. */
+  intents: IntentMatch[];
   words: PlanWord[];
+  /** Destinations named in `q` that the catalog does not serve (places-elsewhere.json): the answer is nothing. */
+  elsewhere: string[];
+  /** For each of `placeIds`: the place above it and its region (null when it is a region or wider): what "nearby" widens to. */
+  wider: Array<{ id: number; parent: number | null; region: number | null }>;
+}
+
+export interface IntentMatch {
+  /** The intent's name in mappings/intents.json (`pattern` for a number pattern). */
+  id: string;
+  /** The words as typed (folded). */
+  text: string;
+  effect: IntentEffect;
 }
 
 export interface PlanWord {
@@ -19,54 +35,126 @@ export interface PlanWord {
   text: string;
   /** Other words or phrases it is found as (synonyms). */
   alternatives: string[];
-  /** Categories, amenities and property types it names. */
+  /** Categories, amenities and property types it names (itself or through a synonym). */
   vocabulary: VocabularyHit[];
   /** Only says what kind of offer is wanted: ranks, never empties an answer. */
   generic: boolean;
+  /** Names something specific the guest wants (golf, a helicopter): always required, never relaxed. */
+  specific?: boolean;
+  /** Listing kinds its vocabulary concerns (a category's kind, an amenity's kinds, stay for a property type). */
+  kinds: string[];
 }
+
+/** A word that names nothing the catalog has a code for: matched by text only. */
+export const isFreeWord = (w: PlanWord) => !w.generic && w.vocabulary.length === 0;
 
 /** `q` split at spaces and punctuation; a Thai or Chinese run is cut around the place names in it. */
 interface Token {
   text: string;
   /** Place ids when this token is (part of) a recognised place name. */
   place?: { ids: number[]; exact: boolean; text: string };
+  /** A destination the catalog does not serve. */
+  elsewhere?: boolean;
+}
+
+/** Thai tone marks: often left out or put wrong when typing (ตืน for ตื้น). */
+const THAI_TONES = /[\u0E48-\u0E4B]/gu;
+const THAI_TONE = /^[\u0E48-\u0E4B]$/u;
+
+/**
+ * Where `word` is in `run`: as written, or, in Thai, with the tone marks of either left out or
+ * wrong (ดำน้ำตืน holds ดำน้ำตื้น). Null when it is not there.
+ */
+function findIn(run: string, word: string): { at: number; end: number } | null {
+  const at = run.indexOf(word);
+  if (at >= 0) return { at, end: at + word.length };
+  if (!/\p{Script=Thai}/u.test(word)) return null;
+  const bare = word.replace(THAI_TONES, '');
+  // The run without tone marks, and where each of its letters is in the run.
+  const positions: number[] = [];
+  let stripped = '';
+  for (let i = 0; i < run.length; i++) {
+    if (THAI_TONE.test(run[i]!)) continue;
+    positions.push(i);
+    stripped += run[i];
+  }
+  const s = stripped.indexOf(bare);
+  if (s < 0 || !bare) return null;
+  let end = positions[s + bare.length - 1]! + 1;
+  // A tone mark right after the last letter belongs to it.
+  while (end < run.length && THAI_TONE.test(run[end]!)) end++;
+  return { at: positions[s]!, end };
 }
 
 /** Cuts place names (longest first) out of a run of Thai or Chinese letters. */
 function splitUnspaced(run: string, lex: Lexicon): Token[] {
-  for (const { name, ids } of lex.unspacedPlaceNames) {
-    const at = run.indexOf(name);
-    if (at < 0 || name === run) continue;
+  for (const { name, ids, elsewhere } of lex.unspacedPlaceNames) {
+    if (name === run) continue;
+    const found = findIn(run, name);
+    if (!found) continue;
     return [
-      ...(at > 0 ? splitUnspaced(run.slice(0, at), lex) : []),
-      { text: name, place: { ids, exact: true, text: name } },
-      ...(at + name.length < run.length ? splitUnspaced(run.slice(at + name.length), lex) : []),
+      ...(found.at > 0 ? splitUnspaced(run.slice(0, found.at), lex) : []),
+      elsewhere ? { text: name, elsewhere: true } : { text: name, place: { ids, exact: true, text: name } },
+      ...(found.end < run.length ? splitUnspaced(run.slice(found.end), lex) : []),
     ];
   }
   return [{ text: run }];
 }
 
 /**
- * Cuts known words (vocabulary, synonyms, generic words; longest first) out of a Thai or Chinese
- * run that is not one of them itself: 租摩托车 is 租 (rent) + 摩托车 (scooter), and the engine's
- * dictionary, which knows 出租 but not 租 alone, then finds each.
+ * Cuts a Chinese place name written with other characters of the same sound (芭堤雅 for 芭提雅,
+ * 布吉 for 普吉) out of a run of Han characters, longest first; never a known word.
+ */
+function splitBySound(run: string, lex: Lexicon): Token[] {
+  if (!isHan(run) || [...run].length < 2 || !lex.placeSounds.size) return [{ text: run }];
+  const chars = [...run];
+  const syl = syllables(run);
+  if (syl.length !== chars.length) return [{ text: run }];
+  for (let n = Math.min(chars.length, 6); n >= 2; n--) {
+    for (let i = 0; i + n <= chars.length; i++) {
+      const text = chars.slice(i, i + n).join('');
+      if (known(lex, text)) continue;
+      const ids = lex.placeSounds.get(syl.slice(i, i + n).join('-'));
+      if (!ids) continue;
+      return [
+        ...(i > 0 ? splitBySound(chars.slice(0, i).join(''), lex) : []),
+        { text, place: { ids, exact: false, text } },
+        ...(i + n < chars.length ? splitBySound(chars.slice(i + n).join(''), lex) : []),
+      ];
+    }
+  }
+  return [{ text: run }];
+}
+
+/**
+ * Cuts known words (vocabulary, intents, synonyms, generic and stop words; longest first) out of a
+ * Thai or Chinese run that is not one of them itself: 租摩托车 is 租 (rent) + 摩托车 (scooter),
+ * ที่พักใน is ที่พัก (a place to stay) + ใน (in). What is left is a word of its own.
  */
 function splitWords(run: string, lex: Lexicon): string[] {
   if (known(lex, run)) return [run];
   for (const w of lex.unspacedWords) {
-    const at = run.indexOf(w);
-    if (at < 0 || w === run) continue;
+    if (w === run) continue;
+    const found = findIn(run, w);
+    if (!found) continue;
     return [
-      ...(at > 0 ? splitWords(run.slice(0, at), lex) : []),
+      ...(found.at > 0 ? splitWords(run.slice(0, found.at), lex) : []),
       w,
-      ...(at + w.length < run.length ? splitWords(run.slice(at + w.length), lex) : []),
+      ...(found.end < run.length ? splitWords(run.slice(found.end), lex) : []),
     ];
   }
   return [run];
 }
 
 function known(lex: Lexicon, key: string): boolean {
-  return lex.vocabulary.has(key) || lex.synonyms.has(key) || lex.generic.has(key);
+  return (
+    lex.vocabulary.has(key) ||
+    lex.intents.has(key) ||
+    lex.synonyms.has(key) ||
+    lex.generic.has(key) ||
+    lex.stop.has(key) ||
+    lex.specific.has(key)
+  );
 }
 
 /** Places a word is one typo away from (never when it is a known word of its own). */
@@ -79,18 +167,62 @@ function typoPlaces(key: string, lex: Lexicon): number[] {
   return [...ids];
 }
 
+/** Chinese numerals before a counter (两居室, 三人): written as digits for the patterns. */
+const HAN_COUNTED = /([一二两三四五六七八九十])(?=[居卧室房人位座间])/gu;
+
+/** Number patterns (2 bedrooms, на 4 человек, 3 ห้องนอน, 两居室): intents with the number filled in, and what is left of `q`. */
+function matchPatterns(text: string, lex: Lexicon): { intents: IntentMatch[]; rest: string } {
+  let rest = text
+    .split(' ')
+    .map((w) => (lex.numbers.has(w) ? String(lex.numbers.get(w)) : w))
+    .join(' ')
+    .replace(HAN_COUNTED, (c) => String(lex.numbers.get(c) ?? c));
+  const intents: IntentMatch[] = [];
+  for (const { re, effect } of lex.patterns) {
+    rest = rest.replace(re, (match: string, n: string) => {
+      const value = Number(n);
+      const fill = (byKind: Record<string, Record<string, unknown>> | undefined) =>
+        byKind &&
+        Object.fromEntries(
+          Object.entries(byKind).map(([kind, filters]) => [
+            kind,
+            Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, v === '$1' ? value : v])),
+          ]),
+        );
+      const { re: _re, ...rest } = effect;
+      intents.push({
+        id: 'pattern',
+        text: match.trim(),
+        effect: {
+          ...rest,
+          ...(rest.listings ? { listings: fill(rest.listings) } : {}),
+          ...(rest.boost ? { boost: fill(rest.boost) } : {}),
+        },
+      });
+      return ' ';
+    });
+  }
+  return { intents, rest: rest.replace(/\s+/g, ' ').trim() };
+}
+
 export function understand(q: string, lex: Lexicon): QueryPlan {
-  const raw = words(q).slice(0, 16);
+  const patterned = matchPatterns(words(q).slice(0, 16).join(' '), lex);
+  const raw = patterned.rest ? patterned.rest.split(' ') : [];
   const tokens: Token[] = [];
   // 1. Exact names: the longest run of words that is a place name wins.
   for (let i = 0; i < raw.length;) {
     let matched = 0;
     for (let n = Math.min(lex.maxWords, raw.length - i); n >= 1 && !matched; n--) {
       const span = raw.slice(i, i + n);
-      const ids = lex.placeKeys.get(keyOf(span)) ?? (n > 1 ? lex.placeKeys.get(stem(span.join(''))) : undefined);
+      const key = keyOf(span);
+      // A known phrase of other words is not a place ("Kata beach" is; "near the beach" is not a place "beach").
+      const ids = lex.placeKeys.get(key) ?? (n > 1 ? lex.placeKeys.get(stem(span.join(''))) : undefined);
       if (ids) {
         const text = span.join(' ');
         tokens.push({ text, place: { ids, exact: true, text } });
+        matched = n;
+      } else if (lex.elsewhere.has(key) || (n > 1 && lex.elsewhere.has(stem(span.join(''))))) {
+        tokens.push({ text: span.join(' '), elsewhere: true });
         matched = n;
       }
     }
@@ -99,17 +231,28 @@ export function understand(q: string, lex: Lexicon): QueryPlan {
       continue;
     }
     const w = raw[i]!;
-    if (isUnspaced(w)) tokens.push(...splitUnspaced(w, lex));
-    else tokens.push({ text: w });
+    if (isUnspaced(w)) {
+      tokens.push(...splitUnspaced(w, lex).flatMap((t) => (t.place || t.elsewhere ? [t] : splitBySound(t.text, lex))));
+    } else tokens.push({ text: w });
     i++;
   }
-  // 2. Words that name nothing exactly may be a place with one letter wrong or swapped
+  const elsewhere = tokens.filter((t) => t.elsewhere).map((t) => t.text);
+  for (let i = tokens.length - 1; i >= 0; i--) if (tokens[i]!.elsewhere) tokens.splice(i, 1);
+  // 2. The other words: Thai and Chinese runs cut at known words; then the longest phrases of the
+  // intents, the vocabulary, the synonyms and the generic and stop words.
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const t = tokens[i]!;
+    if (t.place || !isUnspaced(t.text)) continue;
+    tokens.splice(i, 1, ...splitWords(t.text, lex).map((text) => ({ text })));
+  }
+  // 3. Words that name nothing exactly may be a place with one letter wrong or swapped
   // ("Chalogn", "Chiang Mia"): the longest run of such words first.
   for (let i = 0; i < tokens.length; i++) {
     for (let n = Math.min(lex.maxWords, tokens.length - i); n >= 1; n--) {
       const span = tokens.slice(i, i + n);
       if (span.some((t) => t.place)) continue;
       const ws = span.map((t) => t.text);
+      if (n === 1 && known(lex, keyOf(ws))) continue;
       const ids = typoPlaces(keyOf(ws), lex);
       if (!ids.length) continue;
       const text = ws.join(' ');
@@ -117,14 +260,8 @@ export function understand(q: string, lex: Lexicon): QueryPlan {
       break;
     }
   }
-  // 3. The other words: Thai and Chinese runs cut at known words; phrases of the vocabulary and
-  // the synonyms, longest first.
-  for (let i = tokens.length - 1; i >= 0; i--) {
-    const t = tokens[i]!;
-    if (t.place || !isUnspaced(t.text)) continue;
-    tokens.splice(i, 1, ...splitWords(t.text, lex).map((text) => ({ text })));
-  }
   const rest: PlanWord[] = [];
+  const intents: IntentMatch[] = [...patterned.intents];
   const placeMatches: QueryPlan['placeMatches'] = [];
   for (let i = 0; i < tokens.length;) {
     const t = tokens[i]!;
@@ -137,29 +274,88 @@ export function understand(q: string, lex: Lexicon): QueryPlan {
     for (; n > 1; n--) {
       const span = tokens.slice(i, i + n);
       if (span.some((s) => s.place)) continue;
-      const k = keyOf(span.map((s) => s.text));
-      if (lex.vocabulary.has(k) || lex.synonyms.has(k)) break;
+      if (known(lex, keyOf(span.map((s) => s.text)))) break;
     }
     const text = tokens
       .slice(i, i + n)
       .map((s) => s.text)
       .join(' ');
-    const k = keyOf(text.split(' '));
+    const k = n === 1 ? corrected(keyOf([text]), lex) : keyOf(text.split(' '));
+    i += n;
+    const intent = lex.intents.get(k);
+    if (intent) {
+      for (const { id, effect } of intent) {
+        intents.push({ id, text, effect });
+        for (const hit of effect.codes ?? []) {
+          rest.push({ text, alternatives: [], vocabulary: [hit], generic: false, kinds: kindsOf([hit], lex) });
+        }
+      }
+      continue;
+    }
+    if (lex.stop.has(k)) continue;
+    const alternatives = lex.synonyms.get(k) ?? [];
+    const vocabulary = [...(lex.vocabulary.get(k) ?? [])];
+    for (const alt of alternatives) {
+      for (const hit of lex.vocabulary.get(keyOf(words(alt))) ?? []) {
+        if (!vocabulary.some((v) => v.field === hit.field && v.code === hit.code)) vocabulary.push(hit);
+      }
+    }
+    // One Thai or Chinese letter the lexicon does not know is what is left of a typo (พัทยาา), and
+    // a number no pattern took (a year, a house number) says nothing a listing has: they rank, never bind.
+    const stray = n === 1 && !vocabulary.length && ((isUnspaced(text) && [...text].length === 1) || /^\d+$/.test(text));
     rest.push({
       text,
-      alternatives: lex.synonyms.get(k) ?? [],
-      vocabulary: lex.vocabulary.get(k) ?? [],
-      generic: lex.generic.has(k),
+      alternatives,
+      vocabulary,
+      generic: stray || lex.generic.has(k),
+      kinds: kindsOf(vocabulary, lex),
+      ...(lex.specific.has(k) ? { specific: true } : {}),
     });
-    i += n;
   }
   // A query of generic words only ("rental") still means them.
-  if (rest.every((w) => w.generic)) for (const w of rest) w.generic = false;
+  const binds = placeMatches.length > 0 || intents.length > 0 || rest.some((w) => !w.generic);
+  if (!binds) for (const w of rest) w.generic = false;
   const named = new Set(placeMatches.flatMap((m) => m.ids));
   const placeIds = [...named].filter(
     (id) => ![...named].some((other) => other !== id && lex.places.get(other)?.pathIds.includes(id)),
   );
-  return { placeIds: placeIds.sort((a, b) => a - b), placeMatches, words: rest };
+  placeIds.sort((a, b) => a - b);
+  const wider = placeIds.map((id) => {
+    const path = lex.places.get(id)?.pathIds ?? [id];
+    const region = path.find((p) => lex.places.get(p)?.level === 'region') ?? null;
+    return { id, parent: path.length > 1 ? path[path.length - 2]! : null, region: region === id ? null : region };
+  });
+  return { placeIds, placeMatches, intents, words: rest, elsewhere, wider };
+}
+
+/** Kinds a word's codes concern: a category's kind, an amenity's kinds, stay for a property type. */
+function kindsOf(hits: VocabularyHit[], lex: Lexicon): string[] {
+  const kinds = new Set(
+    hits.flatMap((v) => (v.field === 'property_type' ? ['stay'] : (lex.codeKinds.get(`${v.field}:${v.code}`) ?? []))),
+  );
+  return [...kinds];
+}
+
+/**
+ * A word the lexicon does not know, read as the known word it most likely is: a Chinese word of
+ * the same sound (民俗 for 民宿), or a Latin or Cyrillic word one letter off (two from eight
+ * letters: "snorkling", "морепрадукты"). Unchanged when nothing is close.
+ */
+function corrected(key: string, lex: Lexicon): string {
+  if (known(lex, key)) return key;
+  if (isHan(key)) return ([...key].length >= 2 && lex.wordSounds.get(soundKey(key))) || key;
+  if (isUnspaced(key) || !typoAllowed(key)) return key;
+  const max = [...key].length >= 8 ? 2 : 1;
+  let best: string | null = null;
+  let bestD = max + 1;
+  for (const w of lex.typoWords) {
+    const d = editDistance(key, w, max);
+    if (d < bestD) {
+      best = w;
+      bestD = d;
+    }
+  }
+  return best ?? key;
 }
 
 /** Levels from the widest: a region is offered before its districts when both fit. */
@@ -207,7 +403,7 @@ const NO_LEXICON = buildLexicon({
   categories: [],
   amenities: [],
   aliases: {},
-  synonyms: { groups: {}, generic: {}, property_types: {} },
+  synonyms: { groups: {}, generic: {}, stop: {} },
 });
 
 /** The plan the service made with its lexicon, or, for a builder used on its own, `q` as words only. */

@@ -34,7 +34,13 @@ export function nameIn(texts: Texts, lang: ContentLanguage): string {
  */
 export function toListingCard(
   doc: CardSource,
-  opts: { lang: ContentLanguage; near?: LatLon | undefined; favorites?: ReadonlySet<number> | null },
+  opts: {
+    lang: ContentLanguage;
+    near?: LatLon | undefined;
+    favorites?: ReadonlySet<number> | null;
+    /** The feed's related (not exact) match of `q`. */
+    related?: boolean;
+  },
 ): ListingCardBody {
   const title = pickText(doc.title, opts.lang, doc.original_lang);
   const photo = doc.cover_photo;
@@ -56,5 +62,6 @@ export function toListingCard(
   };
   if (opts.favorites) card.is_favorite = opts.favorites.has(doc.id);
   if (opts.near && doc.location) card.distance_m = Math.round(distanceM(opts.near, doc.location));
+  if (opts.related) card.related = true;
   return card;
 }

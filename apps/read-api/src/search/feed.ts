@@ -2,8 +2,16 @@ import { hash } from 'node:crypto';
 import type { Dsl } from '@guest/search-engine';
 import { CARD_SOURCE } from './cards.ts';
 import type { Filters, Sort } from './params.ts';
-import { buildListingQuery, hasText, type QueryContext } from './query.ts';
+import {
+  buildListingQuery,
+  hasText,
+  intentsOf,
+  type QueryContext,
+  relaxedWordsAggregation,
+  reportedWords,
+} from './query.ts';
 import { buildSort } from './sort.ts';
+import type { RelatedQuery } from './related.ts';
 
 /** Scope of feed cursors: a cursor of another list is refused. */
 export const FEED_CURSOR_SCOPE = 'search.listings';
@@ -14,7 +22,15 @@ export interface FeedCursor {
   a: unknown[];
   /** Fingerprint of the filters and sort; a cursor used with other filters is refused. */
   h: string;
+  /** With a related reading of `q` (related.ts): `r` lists related listings after the exact ones, `s` exact ones only. */
+  m?: FeedMode;
 }
+
+/** `r`: exact matches, then related ones; `s`: the same scores, exact matches only. */
+export type FeedMode = 'r' | 's';
+
+/** Name of the aggregation that counts the exact matches of a first page with a related reading. */
+export const EXACT_AGG = 'exact_matches';
 
 /**
  * Stable fingerprint of a request's filters and sort (key order does not matter). Keys are put in
@@ -36,21 +52,63 @@ export function requestFingerprint(filters: Filters, sort: Sort): string {
   return hash('sha256', JSON.stringify(canonical({ filters, sort })), 'base64url').slice(0, 16);
 }
 
-/** One page of the feed: `limit + 1` hits, so `has_more` is known without counting. */
+/** The order of a feed: the client's, or for `relevance` the one the intents of `q` ask for (cheap, best, near me). */
+export function feedSort(filters: Filters, ctx: QueryContext, sort: Sort): Sort {
+  return sort === 'relevance' ? (intentsOf(filters, ctx).sort ?? sort) : sort;
+}
+
+/** Name of the aggregation that counts each relaxed word of `q` over the whole answer. */
+export const RELAXED_AGG = 'relaxed_words';
+
+/**
+ * One page of the feed: `limit + 1` hits, so `has_more` is known without counting; with relaxed
+ * words in `q`, how many results have each (`RELAXED_AGG`, in the words' order).
+ */
 export function buildFeedRequest(
   filters: Filters,
   ctx: QueryContext,
-  page: { sort: Sort; limit: number; searchAfter?: unknown[] | undefined },
+  page: {
+    sort: Sort;
+    limit: number;
+    searchAfter?: unknown[] | undefined;
+    /** The related reading of `q` and the mode of the list (none yet on a first page: its exact matches are counted). */
+    related?: { query: RelatedQuery; mode?: FeedMode | undefined } | null;
+  },
 ): Dsl {
+  const related = page.related;
+  const query = !related
+    ? buildListingQuery(filters, ctx)
+    : related.mode === 's'
+      ? { bool: { must: [related.query.query], filter: [related.query.exact] } }
+      : related.query.query;
   const body: Dsl = {
     size: page.limit + 1,
     track_total_hits: false,
     _source: [...CARD_SOURCE],
-    query: buildListingQuery(filters, ctx),
-    sort: buildSort(page.sort, { hasText: hasText(filters, ctx), near: filters.near }),
+    query,
+    sort: related
+      ? buildSort('relevance', { hasText: true })
+      : buildSort(feedSort(filters, ctx, page.sort), { hasText: hasText(filters, ctx), near: filters.near }),
   };
+  const aggs: Dsl = {};
+  const relaxed = relaxedWordsAggregation(reportedWords(filters, ctx));
+  if (relaxed) aggs[RELAXED_AGG] = relaxed;
+  if (related && !related.mode) aggs[EXACT_AGG] = { filter: related.query.exact };
+  if (Object.keys(aggs).length) body.aggs = aggs;
   if (page.searchAfter) body.search_after = page.searchAfter;
   return body;
+}
+
+/** The relaxed words of `q` no result of the whole answer has, from the feed's aggregation. */
+export function unmatchedWords(filters: Filters, ctx: QueryContext, aggregations: unknown): string[] {
+  const elsewhere = ctx.plan?.elsewhere ?? [];
+  if (elsewhere.length) return elsewhere;
+  const words = reportedWords(filters, ctx);
+  const buckets = (aggregations as Record<string, { buckets?: Record<string, { doc_count: number }> }> | undefined)?.[
+    RELAXED_AGG
+  ]?.buckets;
+  if (!buckets) return [];
+  return words.filter((_, i) => (buckets[`w${i}`]?.doc_count ?? 0) === 0).map((w) => w.text);
 }
 
 /** The count of the same filters: no documents, no sort, no scoring needed. */

@@ -127,9 +127,13 @@ export const SearchFilters = z
       .optional()
       .meta({
         description:
-          'Free text matched by words against name, description and place (district, city) in all languages at once. ' +
-          'There is no place_id filter: pass the district or city here. A `q` without any letter or digit ' +
-          '(empty, spaces, punctuation only) is treated as absent.',
+          'Free text, by words, in any of the four languages at once (and mixed): the district or city (there is no ' +
+          'place_id filter: pass it here; one typo forgiven), what is wanted (a category, an amenity, a property ' +
+          'type: matched by its code whatever language a listing is written in, or by its name and description) and ' +
+          'intents that stand for the filters below ("pet friendly", "near the beach", "monthly", "with kids", ' +
+          '"2 bedrooms", "for 4 people", "Chinese speaking", "cheap" and "best" as orders, "near me" as the distance ' +
+          'from `near`). Filters sent as parameters win over intents. Words that select nothing only rank (see ' +
+          '`unmatched_terms`). A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent.',
       }),
     date_from: isoDate
       .optional()

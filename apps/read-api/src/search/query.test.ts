@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SearchFilters, type Filters } from './params.ts';
 import { buildFilterClauses, buildListingQuery, hasText, nextDay, TEXT_FIELDS, type QueryContext } from './query.ts';
-import { buildLexicon } from '../query-understanding/lexicon.ts';
+import { buildLexicon, NO_INTENTS } from '../query-understanding/lexicon.ts';
 import { understand } from '../query-understanding/understand.ts';
 
 /** The listing's point in the area, or a `city_only` listing's place centre in it. */
@@ -152,7 +152,8 @@ describe('q in the listing query: places selected exactly, the other words must 
     categories: [],
     amenities: [],
     aliases: {},
-    synonyms: { groups: {}, generic: { en: ['rental'] }, property_types: { villa: ['villa'] } },
+    synonyms: { groups: {}, generic: { en: ['rental'] }, stop: {} },
+    intents: { ...NO_INTENTS, concepts: { property_type: { villa: { en: ['villa'] } } } },
   });
   const withPlan = (q: string): QueryContext => ({ ...ctx, plan: understand(q, lexicon) });
 

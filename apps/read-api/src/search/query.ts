@@ -3,8 +3,9 @@ import { convertMinor, type FxTable } from '@guest/catalog';
 import type { Dsl } from '@guest/search-engine';
 import { boundingBoxFilter, withinRadiusFilter } from '../geo/filters.ts';
 import type { Filters } from './params.ts';
-import { planClauses, planHasWords, type PlanTargets } from '../query-understanding/dsl.ts';
-import { planOrWords, type QueryPlan } from '../query-understanding/understand.ts';
+import { planClauses, planHasWords, planWordClause, type PlanTargets } from '../query-understanding/dsl.ts';
+import { planOrWords, type PlanWord, type QueryPlan } from '../query-understanding/understand.ts';
+import { listingIntentClauses, type IntentClauses } from './intents.ts';
 
 /**
  * Pure translation of the shared search filters into OpenSearch query DSL: request in, JSON out.
@@ -50,9 +51,9 @@ export function planOf(f: Pick<Filters, 'q'>, ctx: Pick<QueryContext, 'plan'>): 
   return planOrWords(f.q, ctx.plan);
 }
 
-/** Whether `q` leaves words to score by (a `q` of place names only selects, it does not rank). */
-export function hasText(f: Pick<Filters, 'q'>, ctx: Pick<QueryContext, 'plan'>): boolean {
-  return planHasWords(planOf(f, ctx));
+/** Whether `q` leaves something to score by: words, or intents that rank (a `q` of place names only selects). */
+export function hasText(f: Filters, ctx: QueryContext): boolean {
+  return planHasWords(planOf(f, ctx)) || intentsOf(f, ctx).should.length > 0;
 }
 
 function term(field: string, value: unknown): Dsl {
@@ -191,17 +192,62 @@ export function buildFilterClauses(f: Filters, ctx: QueryContext): { filter: Dsl
   return { filter, must_not: mustNot };
 }
 
-/** The whole query of the shared filters: text (scored) plus filters. */
+/** What the intents of `q` add to the shared filters (see intents.ts). */
+export function intentsOf(f: Filters, ctx: QueryContext): IntentClauses {
+  return listingIntentClauses(planOf(f, ctx), f, (params) => buildFilterClauses(params, ctx));
+}
+
+/** The whole query of the shared filters: text (scored), the intents of `q`, plus filters. */
 export function buildListingQuery(f: Filters, ctx: QueryContext, extra: { filter?: Dsl[] } = {}): Dsl {
   const { filter, must_not } = buildFilterClauses(f, ctx);
   const plan = planOf(f, ctx);
-  const text = plan ? planClauses(plan, LISTING_TARGETS) : null;
+  const intents = intentsOf(f, ctx);
+  const text = plan ? planClauses(plan, LISTING_TARGETS, { intentsBind: intents.binds }) : null;
   const bool: Dsl = {};
   if (text?.must.length) bool.must = text.must;
-  if (text?.should.length) bool.should = text.should;
-  const allFilters = [...filter, ...(text?.filter ?? []), ...(extra.filter ?? [])];
+  const should = [...(text?.should ?? []), ...intents.should];
+  if (should.length) bool.should = should;
+  const allFilters = [...filter, ...intents.filter, ...(text?.filter ?? []), ...(extra.filter ?? [])];
   if (allFilters.length) bool.filter = allFilters;
   if (must_not.length) bool.must_not = must_not;
   if (!Object.keys(bool).length) return { match_all: {} };
   return { bool };
+}
+
+/** The words of `q` that only rank (relaxed): the answer says which of them no result has. */
+export function relaxedWords(f: Filters, ctx: QueryContext): PlanWord[] {
+  const plan = planOf(f, ctx);
+  if (!plan) return [];
+  const intents = intentsOf(f, ctx);
+  return planClauses(plan, LISTING_TARGETS, { intentsBind: intents.binds }).relaxed;
+}
+
+/**
+ * The relaxed words of a `q` in which only places bind (`PlanClauses.placesOnly`): when one of
+ * them matches nothing there, the answer is empty. Empty when something else binds.
+ */
+export function placesOnlyWords(f: Filters, ctx: QueryContext): PlanWord[] {
+  const plan = planOf(f, ctx);
+  if (!plan) return [];
+  const intents = intentsOf(f, ctx);
+  const clauses = planClauses(plan, LISTING_TARGETS, { intentsBind: intents.binds });
+  return clauses.placesOnly ? clauses.relaxed : [];
+}
+
+/**
+ * The words of `q` the answer reports when no result has them: the relaxed ones, and the specific
+ * ones (required: when one is missing the answer is empty, and says which).
+ */
+export function reportedWords(f: Filters, ctx: QueryContext): PlanWord[] {
+  const plan = planOf(f, ctx);
+  if (!plan) return [];
+  return [...relaxedWords(f, ctx), ...plan.words.filter((w) => w.specific && !w.generic && !w.vocabulary.length)];
+}
+
+/** One filter per relaxed word, counted over the whole answer: a word no result has counts 0. */
+export function relaxedWordsAggregation(words: PlanWord[]): Dsl | null {
+  if (!words.length) return null;
+  return {
+    filters: { filters: Object.fromEntries(words.map((w, i) => [`w${i}`, planWordClause(w, LISTING_TARGETS)])) },
+  };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UnmatchedTerms } from '../query-understanding/schemas.ts';
 import { LANGUAGES, pageOf } from '@guest/http-kit';
 import { LISTING_KINDS, PLACE_LEVELS } from '@guest/catalog';
 
@@ -38,11 +39,23 @@ export const ListingCard = z
       .meta({ description: 'Translation marker: true when `title` is not in the language the host wrote in.' }),
     is_favorite: z.boolean().optional().meta({ description: 'Only for signed-in guests.' }),
     distance_m: z.number().int().optional().meta({ description: 'Metres from `near`, when `near` is given.' }),
+    related: z
+      .literal(true)
+      .optional()
+      .meta({
+        description:
+          'Feed only: present on a listing that does not match `q` exactly but is related to it (in the region of the ' +
+          'place named, or of the kind of the category or property type named). The feed in relevance order lists ' +
+          'them after every exact match, only when fewer listings than the server setting SEARCH_RELATED_BELOW ' +
+          '(default 10) match exactly; `/v1/search/count` and the map count exact matches only.',
+      }),
   })
   .meta({ id: 'ListingCard' });
 export type ListingCardBody = z.infer<typeof ListingCard>;
 
-export const FeedResponse = pageOf(ListingCard).meta({ id: 'FeedResponse' });
+export const FeedResponse = pageOf(ListingCard)
+  .extend({ unmatched_terms: UnmatchedTerms })
+  .meta({ id: 'FeedResponse' });
 
 export const CountResponse = z.object({ count: z.number().int() }).meta({ id: 'CountResponse' });
 

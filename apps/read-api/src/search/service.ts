@@ -27,7 +27,20 @@ import {
 } from '../geo/clusters.ts';
 import { tileKey, type ClusterTiles } from './cluster-tiles.ts';
 import { favoriteIds } from './favorites.ts';
-import { buildCountRequest, buildFeedRequest, FEED_CURSOR_SCOPE, requestFingerprint, type FeedCursor } from './feed.ts';
+import {
+  buildCountRequest,
+  buildFeedRequest,
+  EXACT_AGG,
+  FEED_CURSOR_SCOPE,
+  feedSort,
+  RELAXED_AGG,
+  requestFingerprint,
+  unmatchedWords,
+  type FeedCursor,
+  type FeedMode,
+} from './feed.ts';
+import { buildRelatedQuery, EXACT_MATCH } from './related.ts';
+import { buildListingQuery, placesOnlyWords, relaxedWordsAggregation } from './query.ts';
 import type { Filters, SEARCH_KINDS, Sort } from './params.ts';
 import { buildFilterValuesRequest, parseFilterValues, type FilterValues } from './filter-values.ts';
 import {
@@ -79,7 +92,7 @@ export interface SearchServiceDeps {
   indices: { listings: string; places: string };
   fx: FxTableSource;
   cursors: CursorCodec;
-  config: Pick<Config, 'MAP_MAX_POINTS' | 'SEARCH_SUGGEST_LIMIT'>;
+  config: Pick<Config, 'MAP_MAX_POINTS' | 'SEARCH_SUGGEST_LIMIT' | 'SEARCH_RELATED_BELOW'>;
   /** Postgres: the signed-in guest's favorites overlay the feed. */
   database: Pick<Database, 'pool'>;
   /** What `q` asks for: the places it names, its other words (shared with the events service). */
@@ -96,6 +109,8 @@ export interface FeedPage {
   items: ListingCardBody[];
   has_more: boolean;
   next_cursor: string | null;
+  /** Relaxed words of `q` that no result has (see `UnmatchedTerms`). */
+  unmatched_terms: string[];
 }
 
 export interface MapRequest extends Filters {
@@ -191,10 +206,28 @@ export function createSearchService(deps: SearchServiceDeps) {
     return { fx, baseCurrency: BASE_CURRENCY, plan };
   }
 
+  /**
+   * The words of a `q` in which only places bind that match nothing there: then the guest asked
+   * for something the catalog does not have, and every route answers nothing (see `placesOnlyWords`).
+   */
+  async function nothingOf(filters: Filters, ctx: QueryContext): Promise<string[] | null> {
+    const words = placesOnlyWords(filters, ctx);
+    if (!words.length) return null;
+    const res = await cached.search(indices.listings, {
+      size: 0,
+      track_total_hits: false,
+      query: buildListingQuery(filters, ctx),
+      aggs: { [RELAXED_AGG]: relaxedWordsAggregation(words)! },
+    });
+    const buckets = (res.aggregations?.[RELAXED_AGG]?.buckets ?? {}) as Record<string, { doc_count: number }>;
+    const unmatched = words.filter((_, i) => (buckets[`w${i}`]?.doc_count ?? 0) === 0).map((w) => w.text);
+    return unmatched.length ? unmatched : null;
+  }
+
   /** The position a feed cursor carries; 400 on `cursor` when it belongs to other filters or sort. */
-  function feedPosition(cursor: string, fingerprint: string): unknown[] {
+  function feedPosition(cursor: string, fingerprint: string): { a: unknown[]; m?: FeedMode | undefined } {
     const c = cursors.decode<FeedCursor>(FEED_CURSOR_SCOPE, cursor);
-    if (!c || c.h !== fingerprint || !Array.isArray(c.a)) {
+    if (!c || c.h !== fingerprint || !Array.isArray(c.a) || (c.m !== undefined && c.m !== 'r' && c.m !== 's')) {
       throw errors.validation(
         'cursor',
         'The cursor belongs to other filters or another sort; start again without it.',
@@ -203,7 +236,7 @@ export function createSearchService(deps: SearchServiceDeps) {
         },
       );
     }
-    return c.a;
+    return { a: c.a, m: c.m };
   }
 
   /** The places among `places` that hold listings of `kind`, at any depth (their order kept). */
@@ -223,16 +256,36 @@ export function createSearchService(deps: SearchServiceDeps) {
   }
 
   return {
-    /** One page of the feed, cursor-paged with `search_after`; `is_favorite` for a signed-in viewer. */
+    /**
+     * One page of the feed, cursor-paged with `search_after`; `is_favorite` for a signed-in viewer.
+     * In relevance order, when fewer than SEARCH_RELATED_BELOW listings match `q` exactly, the
+     * exact matches are followed by related ones (related.ts), marked `related`.
+     */
     async feed(req: FeedRequest, viewer: Viewer): Promise<FeedPage> {
       const { sort, limit, cursor, ...filters } = req;
       const fingerprint = requestFingerprint(filters, sort);
-      const searchAfter = cursor ? feedPosition(cursor, fingerprint) : undefined;
-      const body = buildFeedRequest(filters, await queryContext(filters.q), { sort, limit, searchAfter });
+      const position = cursor ? feedPosition(cursor, fingerprint) : undefined;
+      const ctx = await queryContext(filters.q);
+      const nothing = await nothingOf(filters, ctx);
+      if (nothing) return { items: [], has_more: false, next_cursor: null, unmatched_terms: nothing };
+      // A cursor of a list without a related reading continues without one.
+      const relatedQuery =
+        config.SEARCH_RELATED_BELOW > 0 && feedSort(filters, ctx, sort) === 'relevance' && (!position || position.m)
+          ? buildRelatedQuery(filters, ctx)
+          : null;
+      const related = relatedQuery ? { query: relatedQuery, mode: position?.m } : null;
+      const body = buildFeedRequest(filters, ctx, { sort, limit, searchAfter: position?.a, related });
       // A first page is the same for every guest (favorites are added below): shared.
-      const res = await (searchAfter ? engine : cached).search<CardSource>(indices.listings, body);
-      const page = res.hits.slice(0, limit);
-      const hasMore = res.hits.length > limit;
+      const res = await (position ? engine : cached).search<CardSource>(indices.listings, body);
+      let mode: FeedMode | undefined = position?.m;
+      if (related && !mode) {
+        const exact = (res.aggregations?.[EXACT_AGG]?.doc_count as number | undefined) ?? 0;
+        mode = exact >= config.SEARCH_RELATED_BELOW ? 's' : 'r';
+      }
+      const isExact = (h: { matched_queries?: string[] }) => !!h.matched_queries?.includes(EXACT_MATCH);
+      const hits = mode === 's' ? res.hits.filter(isExact) : res.hits;
+      const page = hits.slice(0, limit);
+      const hasMore = hits.length > limit;
       const last = page.at(-1);
       const favorites = viewer.accountId
         ? await favoriteIds(
@@ -241,13 +294,19 @@ export function createSearchService(deps: SearchServiceDeps) {
             page.map((h) => h._source.id),
           )
         : null;
+      const cursorOf = (a: unknown[]): FeedCursor => (mode ? { a, h: fingerprint, m: mode } : { a, h: fingerprint });
       return {
-        items: page.map((h) => toListingCard(h._source, { lang: viewer.lang, near: filters.near, favorites })),
+        items: page.map((h) =>
+          toListingCard(h._source, {
+            lang: viewer.lang,
+            near: filters.near,
+            favorites,
+            related: mode === 'r' && !isExact(h),
+          }),
+        ),
         has_more: hasMore,
-        next_cursor:
-          hasMore && last?.sort
-            ? cursors.encode(FEED_CURSOR_SCOPE, { a: last.sort, h: fingerprint } satisfies FeedCursor)
-            : null,
+        next_cursor: hasMore && last?.sort ? cursors.encode(FEED_CURSOR_SCOPE, cursorOf(last.sort)) : null,
+        unmatched_terms: unmatchedWords(filters, ctx, res.aggregations),
       };
     },
 
@@ -255,6 +314,7 @@ export function createSearchService(deps: SearchServiceDeps) {
     async map(req: MapRequest): Promise<MapBody> {
       const { zoom, ...filters } = req;
       const ctx = await queryContext(filters.q);
+      if (await nothingOf(filters, ctx)) return { clusters: [], points: [], total: 0, truncated: false };
       const cap = config.MAP_MAX_POINTS;
       if (zoom <= CLUSTER_MAX_ZOOM) {
         const composed = await clustersFromTiles(filters, ctx, zoom, cap);
@@ -271,7 +331,9 @@ export function createSearchService(deps: SearchServiceDeps) {
 
     /** How many listings the filters match, without fetching documents. */
     async count(filters: Filters): Promise<{ count: number }> {
-      return { count: await cached.count(indices.listings, buildCountRequest(filters, await queryContext(filters.q))) };
+      const ctx = await queryContext(filters.q);
+      if (await nothingOf(filters, ctx)) return { count: 0 };
+      return { count: await cached.count(indices.listings, buildCountRequest(filters, ctx)) };
     },
 
     /** Lowest and highest price of one kind (or all) and the histogram, in `currency`. */

@@ -1076,7 +1076,7 @@ export interface paths {
     };
     /**
      * Search feed of listings
-     * @description Optional sign-in: signed-in guests get `is_favorite` on each card. Texts are in the request language (`lang` or `Accept-Language`), else English, with `lang`/`translated` on each card.
+     * @description Optional sign-in: signed-in guests get `is_favorite` on each card. Texts are in the request language (`lang` or `Accept-Language`), else English, with `lang`/`translated` on each card. In relevance order, when fewer listings than the server setting SEARCH_RELATED_BELOW (default 10) match `q` exactly, listings related to it follow every exact match, marked `related` (the region of the place named; other stays for a property type): `/v1/search/count` and the map count the exact matches only.
      */
     get: operations['searchListings'];
     put?: never;
@@ -1966,6 +1966,13 @@ export interface components {
       has_more: boolean;
       /** @description Distinct matching events; only with `with_total=true`. */
       total: number | null;
+      /**
+       * @description Words of `q` that no result has, so a client can show "showing results for …" with the rest. The places, categories, amenities, property types and intents `q` names (a district, "villa", "pool", "pet friendly", "near the beach", "with kids", "cheap") select; its other words only rank when something else selects, so one word the catalog lacks does not empty the answer ("quiet villa Kata sunset" lists the villas of Kata, quiet ones first, and names "sunset" here). Named here with an empty answer: a word for something specific the catalog does not offer ("golf"), a destination it does not serve ("Bali"), and the one word beside a place that nothing there has ("zorbing Chalong"). Empty when every word matched; the same on every page.
+       * @example [
+       *       "sunset"
+       *     ]
+       */
+      unmatched_terms: string[];
     };
     /** @description One day of the feed; a day may continue on the next page. */
     EventFeedDay: {
@@ -1977,6 +1984,13 @@ export interface components {
       items: components['schemas']['EventFeedDay'][];
       next_cursor: string | null;
       has_more: boolean;
+      /**
+       * @description Words of `q` that no result has, so a client can show "showing results for …" with the rest. The places, categories, amenities, property types and intents `q` names (a district, "villa", "pool", "pet friendly", "near the beach", "with kids", "cheap") select; its other words only rank when something else selects, so one word the catalog lacks does not empty the answer ("quiet villa Kata sunset" lists the villas of Kata, quiet ones first, and names "sunset" here). Named here with an empty answer: a word for something specific the catalog does not offer ("golf"), a destination it does not serve ("Bali"), and the one word beside a place that nothing there has ("zorbing Chalong"). Empty when every word matched; the same on every page.
+       * @example [
+       *       "sunset"
+       *     ]
+       */
+      unmatched_terms: string[];
     };
     EventMapCluster: {
       lat: number;
@@ -2183,11 +2197,23 @@ export interface components {
       is_favorite?: boolean;
       /** @description Metres from `near`, when `near` is given. */
       distance_m?: number;
+      /**
+       * @description Feed only: present on a listing that does not match `q` exactly but is related to it (in the region of the place named, or of the kind of the category or property type named). The feed in relevance order lists them after every exact match, only when fewer listings than the server setting SEARCH_RELATED_BELOW (default 10) match exactly; `/v1/search/count` and the map count exact matches only.
+       * @constant
+       */
+      related?: true;
     };
     FeedResponse: {
       items: components['schemas']['ListingCard'][];
       next_cursor: string | null;
       has_more: boolean;
+      /**
+       * @description Words of `q` that no result has, so a client can show "showing results for …" with the rest. The places, categories, amenities, property types and intents `q` names (a district, "villa", "pool", "pet friendly", "near the beach", "with kids", "cheap") select; its other words only rank when something else selects, so one word the catalog lacks does not empty the answer ("quiet villa Kata sunset" lists the villas of Kata, quiet ones first, and names "sunset" here). Named here with an empty answer: a word for something specific the catalog does not offer ("golf"), a destination it does not serve ("Bali"), and the one word beside a place that nothing there has ("zorbing Chalong"). Empty when every word matched; the same on every page.
+       * @example [
+       *       "sunset"
+       *     ]
+       */
+      unmatched_terms: string[];
     };
     CountResponse: {
       count: number;
@@ -9339,6 +9365,7 @@ export interface operations {
            *       ],
            *       "next_cursor": "eyJzIjoiZXZlbnRzLXVwY29taW5nIiwiZCI6eyJoIjoibkU5Z1ZpY3pDZUFCZlBibCIsIm4iOjE3OTU0NzAyMDMxNzMsInQiOiIyMDI2LTExLTI0IiwiayI6MTc5NjExMjAwMDAwMCwiaWQiOjN9fQ._kMCKjRj0_ghfzpjYPoA4GNG4Qx-nH6is2wgL_2ljfA",
            *       "has_more": true,
+           *       "unmatched_terms": [],
            *       "total": null
            *     }
            */
@@ -9572,7 +9599,8 @@ export interface operations {
            *         }
            *       ],
            *       "next_cursor": "eyJzIjoiZXZlbnRzLWZlZWQiLCJkIjp7ImgiOiJfOU1YNEdQVXZrSlY3NV80IiwibiI6MTc5NTQ3MDIwMzUzNiwidCI6IjIwMjYtMTEtMjQiLCJhZnRlciI6WzE3OTU3Mzc2MDAwMDAsIjA2OjMwIiwxLDE3OTU3MzU4MDAwMDAsMTc5NTczOTQwMDAwMF19fQ.8uxtCk1bcO8vgYkh_R0pYWpVaYpqbO-L6GivdavG7SM",
-           *       "has_more": true
+           *       "has_more": true,
+           *       "unmatched_terms": []
            *     }
            */
           'application/json': components['schemas']['EventFeedResponse'];
@@ -10750,7 +10778,7 @@ export interface operations {
         near?: string;
         /** @description Only objects within this many metres of `near` (needs `near`); a `city_only` listing by its place's centre. With sort `distance`, `city_only` listings come last. */
         radius_m?: number;
-        /** @description Free text matched by words against name, description and place (district, city) in all languages at once. There is no place_id filter: pass the district or city here. A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent. */
+        /** @description Free text, by words, in any of the four languages at once (and mixed): the district or city (there is no place_id filter: pass it here; one typo forgiven), what is wanted (a category, an amenity, a property type: matched by its code whatever language a listing is written in, or by its name and description) and intents that stand for the filters below ("pet friendly", "near the beach", "monthly", "with kids", "2 bedrooms", "for 4 people", "Chinese speaking", "cheap" and "best" as orders, "near me" as the distance from `near`). Filters sent as parameters win over intents. Words that select nothing only rank (see `unmatched_terms`). A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent. */
         q?: string;
         /** @description First day (check-in); available = no blocked day in the range. */
         date_from?: string;
@@ -10910,7 +10938,8 @@ export interface operations {
            *         }
            *       ],
            *       "next_cursor": "eyJzIjoic2VhcmNoLmxpc3RpbmdzIiwiZCI6eyJhIjpbMTc3OTM2LDNdLCJoIjoiQ0tFa3dHTl8yMm50WTVpNSJ9fQ.DU7sSNp66Lovi1YbRlrpd4RCoUp1_7cjdtBjmPIWKyI",
-           *       "has_more": true
+           *       "has_more": true,
+           *       "unmatched_terms": []
            *     }
            */
           'application/json': components['schemas']['FeedResponse'];
@@ -11039,7 +11068,7 @@ export interface operations {
         near?: string;
         /** @description Only objects within this many metres of `near` (needs `near`); a `city_only` listing by its place's centre. With sort `distance`, `city_only` listings come last. */
         radius_m?: number;
-        /** @description Free text matched by words against name, description and place (district, city) in all languages at once. There is no place_id filter: pass the district or city here. A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent. */
+        /** @description Free text, by words, in any of the four languages at once (and mixed): the district or city (there is no place_id filter: pass it here; one typo forgiven), what is wanted (a category, an amenity, a property type: matched by its code whatever language a listing is written in, or by its name and description) and intents that stand for the filters below ("pet friendly", "near the beach", "monthly", "with kids", "2 bedrooms", "for 4 people", "Chinese speaking", "cheap" and "best" as orders, "near me" as the distance from `near`). Filters sent as parameters win over intents. Words that select nothing only rank (see `unmatched_terms`). A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent. */
         q?: string;
         /** @description First day (check-in); available = no blocked day in the range. */
         date_from?: string;

@@ -27,6 +27,7 @@ export default async function feedRoute(app: FastifyInstance, { services, config
             next_cursor:
               'eyJzIjoiZXZlbnRzLWZlZWQiLCJkIjp7ImgiOiJfOU1YNEdQVXZrSlY3NV80IiwibiI6MTc5NTQ3MDIwMzUzNiwidCI6IjIwMjYtMTEtMjQiLCJhZnRlciI6WzE3OTU3Mzc2MDAwMDAsIjA2OjMwIiwxLDE3OTU3MzU4MDAwMDAsMTc5NTczOTQwMDAwMF19fQ.8uxtCk1bcO8vgYkh_R0pYWpVaYpqbO-L6GivdavG7SM',
             has_more: true,
+            unmatched_terms: [],
           },
         },
       },

@@ -18,6 +18,7 @@ export default async function upcomingRoute(app: FastifyInstance, { services, co
             next_cursor:
               'eyJzIjoiZXZlbnRzLXVwY29taW5nIiwiZCI6eyJoIjoibkU5Z1ZpY3pDZUFCZlBibCIsIm4iOjE3OTU0NzAyMDMxNzMsInQiOiIyMDI2LTExLTI0IiwiayI6MTc5NjExMjAwMDAwMCwiaWQiOjN9fQ._kMCKjRj0_ghfzpjYPoA4GNG4Qx-nH6is2wgL_2ljfA',
             has_more: true,
+            unmatched_terms: [],
             total: null,
           },
         },

@@ -66,6 +66,7 @@ export default async function listingsRoute(
             next_cursor:
               'eyJzIjoic2VhcmNoLmxpc3RpbmdzIiwiZCI6eyJhIjpbMTc3OTM2LDNdLCJoIjoiQ0tFa3dHTl8yMm50WTVpNSJ9fQ.DU7sSNp66Lovi1YbRlrpd4RCoUp1_7cjdtBjmPIWKyI',
             has_more: true,
+            unmatched_terms: [],
           },
         },
       },
@@ -75,7 +76,10 @@ export default async function listingsRoute(
         summary: 'Search feed of listings',
         description:
           'Optional sign-in: signed-in guests get `is_favorite` on each card. Texts are in the request language ' +
-          '(`lang` or `Accept-Language`), else English, with `lang`/`translated` on each card.',
+          '(`lang` or `Accept-Language`), else English, with `lang`/`translated` on each card. In relevance order, ' +
+          'when fewer listings than the server setting SEARCH_RELATED_BELOW (default 10) match `q` exactly, listings ' +
+          'related to it follow every exact match, marked `related` (the region of the place named; other stays for ' +
+          'a property type): `/v1/search/count` and the map count the exact matches only.',
         security: [{}, { bearer: [] }],
         querystring: feedParams(config),
         response: { 200: FeedResponse, ...errorResponses(400, 401, 429, 500) },
