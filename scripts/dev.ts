@@ -1,7 +1,14 @@
 import { exitUnlessSupportedRuntime, loadConfigOrExit } from '@guest/config';
 import { ensureDatabaseExists, runMigrations } from '@guest/db';
 import { createRuntime } from '@guest/runtime';
-import { createLogger, loadDemoCatalog, startMaintenance, startOutboxWorker } from '@guest/indexer';
+import { parseArgs } from 'node:util';
+import {
+  createLogger,
+  loadDemoCatalog,
+  loadDemoIntoEmptyCatalog,
+  startMaintenance,
+  startOutboxWorker,
+} from '@guest/indexer';
 import { DEMO_ACCOUNT, ensureDemoAccount } from '@guest/write-api/demo';
 import { runAll } from '@guest/server/run-all';
 import { ensureStack } from './stack/index.ts';
@@ -9,10 +16,12 @@ import { buildWeb } from './web-build.ts';
 
 /**
  * `npm run dev`: one command on a fresh clone. Brings the stack up (or finds it up), migrates,
- * loads the demo catalog (a no-op when it is already there), starts the indexer worker with its
+ * loads the demo catalog into an empty catalog (a catalog with records stays as it is across
+ * restarts; `--load-demo` imports the demo over it), starts the indexer worker with its
  * maintenance schedules, and serves every app behind one base URL.
  */
 const step = (msg: string) => process.stdout.write(`[dev] ${msg}\n`);
+const { values: flags } = parseArgs({ options: { 'load-demo': { type: 'boolean', default: false } } });
 exitUnlessSupportedRuntime();
 step(`Node.js ${process.version} (${process.execPath})`);
 
@@ -26,11 +35,21 @@ await runMigrations(config.DATABASE_URL);
 
 const indexerRuntime = createRuntime(config);
 const log = createLogger(indexerRuntime, 'dev');
-step('loading the demo catalog');
-const demo = await loadDemoCatalog(indexerRuntime, { log });
-step(
-  `demo catalog: ${JSON.stringify(demo.import)}${demo.reindex ? `, indexed ${JSON.stringify(demo.reindex)}` : ', index already current'}`,
-);
+if (flags['load-demo']) {
+  step('loading the demo catalog over the catalog (--load-demo): its records go back to the demo');
+  const demo = await loadDemoCatalog(indexerRuntime, { log });
+  step(`demo catalog: ${JSON.stringify(demo.import)}${demo.reindex ? ', indexed' : ', index already current'}`);
+} else {
+  const catalog = await loadDemoIntoEmptyCatalog(indexerRuntime, { log });
+  if ('loaded' in catalog) {
+    step(`demo catalog loaded into the empty catalog: ${JSON.stringify(catalog.loaded.import)}, indexed`);
+  } else {
+    step(
+      `catalog kept as it is (${catalog.kept.listings} listings, ${catalog.kept.events} events)` +
+        `${catalog.reindex ? ', indices rebuilt from it' : ''}; \`npm run dev -- --load-demo\` loads the demo over it`,
+    );
+  }
+}
 const demoAccount = await ensureDemoAccount(indexerRuntime.database.db, config);
 step(
   `demo account: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password}` +
