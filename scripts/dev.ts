@@ -2,23 +2,18 @@ import { exitUnlessSupportedRuntime, loadConfigOrExit } from '@guest/config';
 import { ensureDatabaseExists, runMigrations } from '@guest/db';
 import { createRuntime } from '@guest/runtime';
 import { parseArgs } from 'node:util';
-import {
-  createLogger,
-  loadDemoCatalog,
-  loadDemoIntoEmptyCatalog,
-  startMaintenance,
-  startOutboxWorker,
-} from '@guest/indexer';
+import { createLogger, loadDemoCatalog, loadDemoIntoEmptyCatalog } from '@guest/indexer';
 import { DEMO_ACCOUNT, ensureDemoAccount } from '@guest/write-api/demo';
 import { runAll } from '@guest/server/run-all';
 import { ensureStack } from './stack/index.ts';
 import { buildWeb } from './web-build.ts';
+import { superviseIndexerWorker } from './dev-worker.ts';
 
 /**
  * `npm run dev`: one command on a fresh clone. Brings the stack up (or finds it up), migrates,
  * loads the demo catalog into an empty catalog (a catalog with records stays as it is across
  * restarts; `--load-demo` imports the demo over it), starts the indexer worker with its
- * maintenance schedules, and serves every app behind one base URL.
+ * maintenance schedules as a supervised child process, and serves every app behind one base URL.
  */
 const step = (msg: string) => process.stdout.write(`[dev] ${msg}\n`);
 const { values: flags } = parseArgs({ options: { 'load-demo': { type: 'boolean', default: false } } });
@@ -55,10 +50,10 @@ step(
   `demo account: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password}` +
     (demoAccount.created ? ` (created, with ${demoAccount.transactions} transactions)` : ' (already there)'),
 );
-const worker = await startOutboxWorker(indexerRuntime, log);
-// The same schedules as `indexer worker` (horizon roll, idempotency-key purge), or a long dev
-// session would serve events from a window that stopped moving.
-const maintenance = await startMaintenance(indexerRuntime, log);
+// `indexer worker` in a process of its own, with its maintenance schedules (horizon roll,
+// idempotency-key purge): started again whenever it exits, each exit logged (scripts/dev-worker.ts).
+step('starting the indexer worker (its own process, started again if it exits)');
+const worker = superviseIndexerWorker({ env: process.env, log });
 
 step('building the web client (apps/web) when its sources changed');
 const web = buildWeb({ ifStale: true, quiet: true });
@@ -67,7 +62,6 @@ step(web.built ? `web client built in ${web.ms} ms` : 'web client build is curre
 const { app } = await runAll(config, {
   onClose: async () => {
     await worker.stop();
-    await maintenance.stop();
     await indexerRuntime.close();
   },
 });
