@@ -1,18 +1,22 @@
 import { exitUnlessSupportedRuntime, loadConfigOrExit } from '@guest/config';
 import { ensureDatabaseExists, runMigrations } from '@guest/db';
 import { createRuntime } from '@guest/runtime';
-import { createLogger, loadDemoCatalog, startMaintenance, startOutboxWorker } from '@guest/indexer';
+import { parseArgs } from 'node:util';
+import { createLogger, loadDemoCatalog, loadDemoIntoEmptyCatalog } from '@guest/indexer';
 import { DEMO_ACCOUNT, ensureDemoAccount } from '@guest/write-api/demo';
 import { runAll } from '@guest/server/run-all';
 import { ensureStack } from './stack/index.ts';
 import { buildWeb } from './web-build.ts';
+import { superviseIndexerWorker } from './dev-worker.ts';
 
 /**
  * `npm run dev`: one command on a fresh clone. Brings the stack up (or finds it up), migrates,
- * loads the demo catalog (a no-op when it is already there), starts the indexer worker with its
- * maintenance schedules, and serves every app behind one base URL.
+ * loads the demo catalog into an empty catalog (a catalog with records stays as it is across
+ * restarts; `--load-demo` imports the demo over it), starts the indexer worker with its
+ * maintenance schedules as a supervised child process, and serves every app behind one base URL.
  */
 const step = (msg: string) => process.stdout.write(`[dev] ${msg}\n`);
+const { values: flags } = parseArgs({ options: { 'load-demo': { type: 'boolean', default: false } } });
 exitUnlessSupportedRuntime();
 step(`Node.js ${process.version} (${process.execPath})`);
 
@@ -26,20 +30,30 @@ await runMigrations(config.DATABASE_URL);
 
 const indexerRuntime = createRuntime(config);
 const log = createLogger(indexerRuntime, 'dev');
-step('loading the demo catalog');
-const demo = await loadDemoCatalog(indexerRuntime, { log });
-step(
-  `demo catalog: ${JSON.stringify(demo.import)}${demo.reindex ? `, indexed ${JSON.stringify(demo.reindex)}` : ', index already current'}`,
-);
+if (flags['load-demo']) {
+  step('loading the demo catalog over the catalog (--load-demo): its records go back to the demo');
+  const demo = await loadDemoCatalog(indexerRuntime, { log });
+  step(`demo catalog: ${JSON.stringify(demo.import)}${demo.reindex ? ', indexed' : ', index already current'}`);
+} else {
+  const catalog = await loadDemoIntoEmptyCatalog(indexerRuntime, { log });
+  if ('loaded' in catalog) {
+    step(`demo catalog loaded into the empty catalog: ${JSON.stringify(catalog.loaded.import)}, indexed`);
+  } else {
+    step(
+      `catalog kept as it is (${catalog.kept.listings} listings, ${catalog.kept.events} events)` +
+        `${catalog.reindex ? ', indices rebuilt from it' : ''}; \`npm run dev -- --load-demo\` loads the demo over it`,
+    );
+  }
+}
 const demoAccount = await ensureDemoAccount(indexerRuntime.database.db, config);
 step(
   `demo account: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password}` +
     (demoAccount.created ? ` (created, with ${demoAccount.transactions} transactions)` : ' (already there)'),
 );
-const worker = await startOutboxWorker(indexerRuntime, log);
-// The same schedules as `indexer worker` (horizon roll, idempotency-key purge), or a long dev
-// session would serve events from a window that stopped moving.
-const maintenance = await startMaintenance(indexerRuntime, log);
+// `indexer worker` in a process of its own, with its maintenance schedules (horizon roll,
+// idempotency-key purge): started again whenever it exits, each exit logged (scripts/dev-worker.ts).
+step('starting the indexer worker (its own process, started again if it exits)');
+const worker = superviseIndexerWorker({ env: process.env, log });
 
 step('building the web client (apps/web) when its sources changed');
 const web = buildWeb({ ifStale: true, quiet: true });
@@ -48,7 +62,6 @@ step(web.built ? `web client built in ${web.ms} ms` : 'web client build is curre
 const { app } = await runAll(config, {
   onClose: async () => {
     await worker.stop();
-    await maintenance.stop();
     await indexerRuntime.close();
   },
 });

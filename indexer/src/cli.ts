@@ -206,16 +206,24 @@ async function main(): Promise<number> {
     });
   }
   if (cmd === 'worker') {
+    // Started by `npm run dev` (an IPC channel): its end means dev is gone, so this worker goes
+    // too, also when that happens while it is still starting.
+    const devGone = new Promise<void>((resolve) => {
+      if (process.channel) process.once('disconnect', resolve);
+    });
     const rt = createRuntime(loadConfigOrExit());
     const log = createLogger(rt);
     const worker = await startOutboxWorker(rt, log);
     // The horizon roll and the idempotency-key purge: pg-boss schedules, one run per period across all workers.
     const maintenance = await startMaintenance(rt, log);
     log.info({ prefix: rt.config.INDEX_PREFIX }, 'indexer worker started');
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    await Promise.race([
+      devGone,
+      new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      }),
+    ]);
     log.info('indexer worker stopping');
     await worker.stop();
     await maintenance.stop();

@@ -24,5 +24,5 @@ export { rollEventHorizon } from './horizon.ts';
 export { startMaintenance, MAINTENANCE_JOBS, type Maintenance, type MaintenanceJob } from './maintenance.ts';
 export { ensureIndices, staleIndexKinds } from './engine/aliases.ts';
 export { applyDeps, drainOptions, createLogger } from './deps.ts';
-export { loadDemoCatalog, demoNdjsonLines } from './demo/load-demo.ts';
+export { loadDemoCatalog, loadDemoIntoEmptyCatalog, demoNdjsonLines, type DevCatalogResult } from './demo/load-demo.ts';
 export { generateDemoCatalog } from './demo/generate-demo.ts';

@@ -1,24 +1,24 @@
 import { INDEX_KINDS } from '@guest/catalog';
 import type { Runtime } from '@guest/runtime';
-import { createConcreteIndices, swapAliases, type IndexSet } from './engine/aliases.ts';
+import { createConcreteIndices, deleteOldIndices, swapAliases, type IndexSet } from './engine/aliases.ts';
 import { runBulk, type BulkOp, type BulkOutcome } from './engine/bulk.ts';
 import { loadEventSources, loadListingSources, loadProjectionContext } from './source/load-sources.ts';
 import { projectListing } from './projection/listing-document.ts';
 import { projectPlace } from './projection/place-document.ts';
 import { projectEventOccurrences } from './projection/event-documents.ts';
 import { progressBar } from './progress.ts';
-import { signalCatalogChanges } from './outbox/signal.ts';
-import { sql } from 'drizzle-orm';
-import { inTransaction } from '@guest/jobs';
-import type { Logger } from './deps.ts';
+import { applyChanges, type ApplyDeps, type ChangeRow } from './outbox/apply-changes.ts';
+import { SWAP_LOCK_SQL } from './outbox/drain.ts';
+import { applyDeps, type Logger } from './deps.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface ReindexOptions {
   progress?: boolean;
   /**
-   * Mark outbox rows up to the start of the rebuild as done. Only for a caller that knows no
-   * other import was in flight (the demo loader): a concurrent transaction could hold a smaller
-   * id that commits later, whose change the rebuild did not read.
+   * Mark the pending outbox rows whose changes the new indices already hold (every row committed
+   * before the last catch-up) as done, so that no worker writes them again. For loaders that
+   * import and rebuild at once (the demo loader); without it a worker applies them once more,
+   * which changes nothing (external versions).
    */
   absorbOutbox?: boolean;
   /** Pause between the alias swap and deleting the old indices, for searches still on them. */
@@ -28,24 +28,36 @@ export interface ReindexOptions {
 export interface ReindexResult {
   indices: IndexSet;
   documents: { listings: number; places: number; events: number };
+  /** Changes committed while the rebuild ran, applied to the new indices before the swap, in how many rounds. */
+  caughtUp: { rounds: number; changes: number };
   seconds: number;
   docsPerSecond: number;
 }
 
 /**
- * Full rebuild: fresh versioned indices filled from Postgres, then every alias moved in one
- * atomic call, then the old indices deleted. Readers keep using the old indices until the swap,
- * so they never see a half-built one. Changes that the worker applied to the old indices during
- * the rebuild are queued again afterwards, so the new indices get them too.
+ * Full rebuild: fresh versioned indices filled from Postgres, brought up to date with every change
+ * committed since the rebuild began, then every alias moved in one atomic call, then the old
+ * indices deleted. Readers keep using the old indices until the swap, so they never see a
+ * half-built one, and never an older state than the old indices served them:
+ *
+ * 1. The rebuild notes a Postgres snapshot before it reads anything. A change visible in that
+ *    snapshot is in what it reads; any other one has an outbox row that the snapshot does not
+ *    see (`catalog_outbox.xact_id`, compared with `pg_visible_in_snapshot`).
+ * 2. Catch-up rounds apply those rows to the new indices (external versions, so a row applied
+ *    twice or late changes nothing), each from the snapshot of the round before, until a round
+ *    finds little to do.
+ * 3. A last round runs under the swap lock taken exclusively (`SWAP_LOCK_SQL`): drains wait, so
+ *    nothing reaches the old indices meanwhile; the new indices are refreshed and the aliases
+ *    swapped in that same hold.
+ * 4. Changes committed during the last round are still pending: the workers apply them after
+ *    the lock is released, through the aliases, so to the new indices.
  */
 export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions = {}): Promise<ReindexResult> {
   const started = Date.now();
   const prefix = rt.config.INDEX_PREFIX;
   const chunk = rt.config.INDEXER_REINDEX_BULK_DOCS;
-  const {
-    rows: [mark],
-  } = await rt.database.pool.query<{ max: string }>('select coalesce(max(id), 0) as max from catalog_outbox');
-  const startOutboxId = Number(mark!.max);
+  // Before anything is read: changes this snapshot does not see are caught up afterwards.
+  let seen = await currentSnapshot(rt);
   const ctx = await loadProjectionContext(rt.database.db);
   const {
     rows: [counts],
@@ -57,10 +69,12 @@ export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions 
   // Built without replicas (each document written once) and without refreshes (nobody reads
   // these indices before the swap); both are set to what they should be once filled.
   const next = await createConcreteIndices(rt.search, prefix, 0);
-  log.info({ indices: next, startOutboxId }, 'reindex started');
+  log.info({ indices: next }, 'reindex started');
   for (const kind of INDEX_KINDS) await rt.search.putIndexSettings(next[kind], { index: { refresh_interval: '-1' } });
   const bar = progressBar('reindex', { enabled: opts.progress ?? false });
   const documents = { listings: 0, places: 0, events: 0 };
+  const deps: ApplyDeps = { ...applyDeps(rt), targets: next };
+  const caughtUp = { rounds: 0, changes: 0 };
   let rowsDone = 0;
   // Up to INDEXER_REINDEX_CONCURRENCY `_bulk` requests in flight: the engine indexes one while
   // the next crosses the wire, and Postgres reads and projection overlap with both.
@@ -162,6 +176,15 @@ export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions 
         await rt.search.clusterHealth({ index: next[kind], waitForStatus: 'green', timeout: '120s' });
       }
     }
+    // Workers keep writing to the old indices meanwhile: rounds until one finds little to do,
+    // so that the round run while drains wait is short.
+    for (let round = 0; round < CATCH_UP_ROUNDS; round++) {
+      const r = await catchUp(rt, deps, seen);
+      seen = r.snapshot;
+      caughtUp.rounds++;
+      caughtUp.changes += r.changes;
+      if (r.changes <= rt.config.INDEXER_BATCH_SIZE) break;
+    }
   } catch (err) {
     await Promise.allSettled(inFlight);
     // A failed rebuild leaves the live aliases untouched; only its own indices go.
@@ -169,26 +192,88 @@ export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions 
     throw err;
   }
 
-  const grace = opts.oldIndexGraceMs ?? rt.config.INDEXER_OLD_INDEX_GRACE_MS;
-  const old = await swapAliases(rt.search, prefix, next, grace);
-  // Blocks on rows a worker holds right now, then re-queues them: whatever went to the old
-  // indices after the rebuild began is written again, now to the new ones.
-  // One transaction with the worker's pg-boss job for the re-queued rows.
-  await inTransaction(rt.database, async (tx, jobDb) => {
-    const requeued = await tx.execute(sql`update catalog_outbox set processed_at = null where id > ${startOutboxId}`);
+  // The last round, the refresh and the swap with every drain held off: nothing reaches the old
+  // indices between the last look at the outbox and the moment readers move.
+  const client = await rt.database.pool.connect();
+  let old: string[] | null = null;
+  try {
+    await client.query('begin');
+    await client.query(SWAP_LOCK_SQL('exclusive'));
+    const last = await catchUp(rt, deps, seen);
+    caughtUp.rounds++;
+    caughtUp.changes += last.changes;
+    for (const kind of INDEX_KINDS) await rt.search.refresh(next[kind]);
+    old = await swapAliases(rt.search, prefix, next);
     if (opts.absorbOutbox) {
-      await tx.execute(
-        sql`update catalog_outbox set processed_at = now()
-             where id <= ${startOutboxId} and processed_at is null and dead_at is null`,
+      await client.query(
+        `update catalog_outbox set processed_at = now()
+          where processed_at is null and dead_at is null
+            and (xact_id is null or pg_visible_in_snapshot(xact_id, $1::pg_snapshot))`,
+        [last.snapshot],
       );
     }
-    if (requeued.rowCount) await signalCatalogChanges(jobDb, rt.database);
-  });
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    // Not swapped: the live aliases are untouched and the new indices go. Swapped: they stay.
+    if (!old) for (const kind of INDEX_KINDS) await rt.search.deleteIndex(next[kind]).catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+  await deleteOldIndices(rt.search, old, opts.oldIndexGraceMs ?? rt.config.INDEXER_OLD_INDEX_GRACE_MS);
   const seconds = (Date.now() - started) / 1000;
   const total = documents.listings + documents.places + documents.events;
   bar.done(`${total} documents`);
-  log.info({ indices: next, removed: old, documents, seconds }, 'reindex finished, aliases swapped');
-  return { indices: next, documents, seconds, docsPerSecond: total / seconds };
+  log.info({ indices: next, removed: old, documents, caughtUp, seconds }, 'reindex finished, aliases swapped');
+  return { indices: next, documents, caughtUp, seconds, docsPerSecond: total / seconds };
+}
+
+/** Catch-up rounds before the one run under the swap lock, at most. */
+const CATCH_UP_ROUNDS = 5;
+/** Outbox rows read at a time by a catch-up round. */
+const CATCH_UP_PAGE = 5000;
+
+async function currentSnapshot(rt: Runtime): Promise<string> {
+  const { rows } = await rt.database.pool.query<{ snap: string }>('select pg_current_snapshot()::text as snap');
+  return rows[0]!.snap;
+}
+
+/**
+ * Applies to the new indices every outbox row that snapshot `since` does not see (committed
+ * after it), and returns a snapshot taken before they were read: the next round starts there.
+ * Rows committed while the round runs may be applied now and again next round: harmless.
+ */
+async function catchUp(rt: Runtime, deps: ApplyDeps, since: string): Promise<{ snapshot: string; changes: number }> {
+  const snapshot = await currentSnapshot(rt);
+  let changes = 0;
+  for (let afterId = 0; ;) {
+    const { rows } = await rt.database.pool.query<{
+      id: string;
+      entity: ChangeRow['entity'];
+      entity_id: number;
+      version: string;
+    }>(
+      `select id, entity, entity_id, version from catalog_outbox
+        where xact_id >= pg_snapshot_xmin($1::pg_snapshot) and not pg_visible_in_snapshot(xact_id, $1::pg_snapshot)
+          and id > $2
+        order by id limit $3`,
+      [since, afterId, CATCH_UP_PAGE],
+    );
+    if (!rows.length) break;
+    const out = await applyChanges(
+      deps,
+      rows.map((r) => ({ id: Number(r.id), entity: r.entity, entityId: r.entity_id, version: Number(r.version) })),
+    );
+    if (out.failed.size) {
+      const [id, reason] = [...out.failed][0]!;
+      throw new Error(`reindex: ${out.failed.size} changes could not be caught up, first: outbox row ${id} ${reason}`);
+    }
+    changes += rows.length;
+    afterId = Number(rows[rows.length - 1]!.id);
+    if (rows.length < CATCH_UP_PAGE) break;
+  }
+  return { snapshot, changes };
 }
 
 const BACKOFF_START_MS = 100;

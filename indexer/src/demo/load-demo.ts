@@ -21,7 +21,9 @@ export function* demoNdjsonLines(opts: DemoOptions): Generator<string> {
 /**
  * Generates the demo catalog, imports it through the normal import path (validation, upsert,
  * outbox) and builds the indices, with progress on stderr. Running it again the same day changes
- * nothing and skips the rebuild when the index already holds the listings.
+ * nothing and skips the rebuild when the index already holds the listings. Into a catalog that
+ * was changed since, it puts the demo's records back as the demo has them (an import upserts):
+ * `npm run dev` calls `loadDemoIntoEmptyCatalog` instead.
  */
 export async function loadDemoCatalog(
   rt: Runtime,
@@ -65,4 +67,36 @@ export async function loadDemoCatalog(
   // The import above is the only writer here, so the rebuild may absorb its outbox rows.
   const reindex = await reindexAll(rt, log, { progress: show, absorbOutbox: true, oldIndexGraceMs: 0 });
   return { import: stats, reindex };
+}
+
+export type DevCatalogResult =
+  | { loaded: LoadDemoResult }
+  | { kept: { listings: number; events: number; places: number }; reindex: ReindexResult | null };
+
+/**
+ * What `npm run dev` does at start: the demo catalog only into an empty catalog (no place, listing
+ * or event). A catalog with records stays as it is, whatever changed in it (retitles, unpublished
+ * listings, its own imports); its indices are rebuilt from it only when they hold no listing
+ * (a fresh `INDEX_PREFIX`, an engine wiped). Pending changes are the worker's.
+ */
+export async function loadDemoIntoEmptyCatalog(
+  rt: Runtime,
+  opts: Parameters<typeof loadDemoCatalog>[1] = {},
+): Promise<DevCatalogResult> {
+  const {
+    rows: [held],
+  } = await rt.database.pool.query<{ listings: number; events: number; places: number; published: number }>(
+    `select (select count(*)::int from listings) as listings, (select count(*)::int from events) as events,
+            (select count(*)::int from places) as places,
+            (select count(*)::int from listings where status = 'published') as published`,
+  );
+  const { published, ...kept } = held!;
+  if (kept.listings + kept.events + kept.places === 0) return { loaded: await loadDemoCatalog(rt, opts) };
+  const log = opts.log ?? createLogger(rt, 'demo');
+  await ensureIndices(rt.search, rt.config.INDEX_PREFIX, rt.config.INDEX_REPLICAS);
+  const indexed = await rt.search.count(aliasName(rt.config.INDEX_PREFIX, 'listings'), { query: { match_all: {} } });
+  if (indexed > 0 || published === 0) return { kept, reindex: null };
+  log.info({ catalog: kept }, 'catalog kept; its indices hold no listing: rebuilding them from it');
+  const reindex = await reindexAll(rt, log, { progress: opts.progress ?? true, oldIndexGraceMs: 0 });
+  return { kept, reindex };
 }

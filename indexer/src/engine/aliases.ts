@@ -65,15 +65,10 @@ export async function staleIndexKinds(search: SearchEngine, prefix: string): Pro
 }
 
 /**
- * Points every alias at the new indices in ONE `_aliases` call (atomic for readers), then deletes
+ * Points every alias at the new indices in ONE `_aliases` call (atomic for readers) and returns
  * the indices the aliases pointed at before.
  */
-export async function swapAliases(
-  search: SearchEngine,
-  prefix: string,
-  next: IndexSet,
-  graceMs = 0,
-): Promise<string[]> {
+export async function swapAliases(search: SearchEngine, prefix: string, next: IndexSet): Promise<string[]> {
   const actions: unknown[] = [];
   const old: string[] = [];
   for (const kind of INDEX_KINDS) {
@@ -86,8 +81,11 @@ export async function swapAliases(
     actions.push({ add: { index: next[kind], alias, is_write_index: true } });
   }
   await search.updateAliases(actions);
-  // A search that resolved the alias just before the swap may still be running on the old index.
+  return old;
+}
+
+/** Deletes indices the aliases left, after `graceMs`: a search that resolved an alias just before the swap may still run on them. */
+export async function deleteOldIndices(search: SearchEngine, old: string[], graceMs = 0): Promise<void> {
   if (graceMs > 0) await new Promise((r) => setTimeout(r, graceMs));
   for (const index of old) await search.deleteIndex(index);
-  return old;
 }

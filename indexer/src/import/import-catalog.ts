@@ -5,14 +5,24 @@ import { inTransaction, type JobDb } from '@guest/jobs';
 import { BASE_CURRENCY, LISTING_KINDS, type EventRecord, type ListingRecord, type PlaceRecord } from '@guest/catalog';
 import { signalCatalogChanges } from '../outbox/signal.ts';
 import { contentHash } from './content-hash.ts';
-import { parseCatalogNdjson, type ParsedLine } from './parse-ndjson.ts';
-import { byType, checkReferences, LEVEL_RANK, type KnownKeys } from './check-references.ts';
+import { byLine, parseCatalogNdjson, printable, type ParsedLine, type ParseResult } from './parse-ndjson.ts';
+import {
+  byType,
+  checkReferences,
+  checkStoredSlugs,
+  LEVEL_RANK,
+  type KnownKeys,
+  type SlugHolders,
+} from './check-references.ts';
 
 type OutboxEntity = (typeof schema.catalogOutbox.$inferInsert)['entity'];
 
 export class CatalogImportError extends Error {
-  constructor(public readonly errors: string[]) {
-    super(`catalog import refused, nothing was written:\n${errors.map((e) => `  ${e}`).join('\n')}`);
+  public readonly errors: string[];
+  constructor(errors: string[]) {
+    const lines = errors.map(printable);
+    super(`catalog import refused, nothing was written:\n${lines.map((e) => `  ${e}`).join('\n')}`);
+    this.errors = lines;
     this.name = 'CatalogImportError';
   }
 }
@@ -66,27 +76,57 @@ async function loadKnownKeys(db: Database['db']): Promise<KnownKeys> {
   };
 }
 
+/** Which of the file's place and event slugs the catalog holds already, and for whom. */
+async function loadSlugHolders(db: Database['db'], lines: ParsedLine[]): Promise<SlugHolders> {
+  const slugs = { place: [] as string[], event: [] as string[] };
+  for (const { record: r } of lines) if (r.type === 'place' || r.type === 'event') slugs[r.type].push(r.slug);
+  const [p, e] = await Promise.all([
+    slugs.place.length
+      ? db
+          .select({ slug: schema.places.slug, k: schema.places.externalId })
+          .from(schema.places)
+          .where(inArray(schema.places.slug, slugs.place))
+      : [],
+    slugs.event.length
+      ? db
+          .select({ slug: schema.events.slug, k: schema.events.externalId })
+          .from(schema.events)
+          .where(inArray(schema.events.slug, slugs.event))
+      : [],
+  ]);
+  return { place: new Map(p.map((r) => [r.slug, r.k])), event: new Map(e.map((r) => [r.slug, r.k])) };
+}
+
 /**
  * Validates a whole NDJSON file, then writes it in one transaction: either every record is in
- * the catalog afterwards or none is. Records whose content hash is unchanged are skipped, so a
- * second import of the same file changes nothing (no version bump, no outbox row). Each changed
- * record gets a fresh version from `catalog_version_seq` and an outbox row in the same
- * transaction.
+ * the catalog afterwards or none is. Every check runs over the whole file (format, references,
+ * slugs held in the catalog), so one refusal names every bad line. Records whose content hash
+ * is unchanged are skipped, so a second import of the same file changes nothing (no version
+ * bump, no outbox row). Each changed record gets a fresh version from `catalog_version_seq` and
+ * an outbox row in the same transaction.
  */
 export async function importCatalogText(database: Database, text: string, opts: ImportOptions = {}) {
   const parsed = parseCatalogNdjson(text);
-  if (parsed.errors.length) throw new CatalogImportError(parsed.errors);
-  return importCatalogRecords(database, parsed.records, opts);
+  return importCatalogRecords(database, parsed.records, opts, parsed);
 }
 
+/**
+ * Imports parsed lines; `parsed` (what `parseCatalogNdjson` found wrong in the file they come
+ * from) is reported together with the reference checks of these lines.
+ */
 export async function importCatalogRecords(
   database: Database,
   lines: ParsedLine[],
   opts: ImportOptions = {},
+  parsed: Pick<ParseResult, 'errors' | 'declared'> | null = null,
 ): Promise<ImportStats> {
-  const known = await loadKnownKeys(database.db);
-  const refErrors = checkReferences(lines, known);
-  if (refErrors.length) throw new CatalogImportError(refErrors);
+  const [known, holders] = await Promise.all([loadKnownKeys(database.db), loadSlugHolders(database.db, lines)]);
+  const errors = [
+    ...(parsed?.errors ?? []),
+    ...checkReferences(lines, known, parsed?.declared),
+    ...checkStoredSlugs(lines, holders),
+  ];
+  if (errors.length) throw new CatalogImportError(byLine(errors));
 
   const batchSize = opts.batchSize ?? 1000;
   const stats: ImportStats = { records: lines.length, byType: {}, outboxRows: 0 };
@@ -102,7 +142,7 @@ export async function importCatalogRecords(
     t.unchanged += unchanged;
   };
 
-  await writeAll(database, async (dbTx, jobDb) => {
+  await writeAll(database, lines, async (dbTx, jobDb) => {
     const outbox: Array<{ entity: OutboxEntity; entityId: number; version: number }> = [];
 
     /** Splits a batch into new, changed and unchanged records by content hash. */
@@ -302,10 +342,16 @@ export async function importCatalogRecords(
 }
 
 /**
- * The transaction of an import. A unique key that the file's own checks cannot see (a slug held
- * by another record already in the catalog) fails it as a whole, reported like a bad line.
+ * The transaction of an import. A unique key that the checks before could not settle (two
+ * records of the file swapping slugs, a record written by another import meanwhile) fails it as
+ * a whole, reported on the lines that ask for the value. Any other failure of the database is
+ * reported by its message only: the failed statement and its parameters hold records' content.
  */
-async function writeAll(database: Database, fn: (dbTx: DbTx, jobDb: JobDb) => Promise<void>): Promise<void> {
+async function writeAll(
+  database: Database,
+  lines: ParsedLine[],
+  fn: (dbTx: DbTx, jobDb: JobDb) => Promise<void>,
+): Promise<void> {
   try {
     await inTransaction(database, fn);
   } catch (err) {
@@ -313,12 +359,30 @@ async function writeAll(database: Database, fn: (dbTx: DbTx, jobDb: JobDb) => Pr
       code?: string;
       detail?: string;
       constraint?: string;
+      message?: string;
     };
-    if (pgErr.code === '23505') {
-      throw new CatalogImportError([`${pgErr.constraint ?? 'unique key'}: ${pgErr.detail ?? 'duplicate value'}`]);
+    if (pgErr.code === '23505') throw new CatalogImportError(uniqueConflict(pgErr, lines));
+    if (pgErr !== err && pgErr.code) {
+      throw new Error(`catalog import failed, nothing was written: ${pgErr.message} (SQLSTATE ${pgErr.code})`);
     }
     throw err;
   }
+}
+
+const SLUG_CONSTRAINTS: Record<string, 'place' | 'event'> = { places_slug_uq: 'place', events_slug_uq: 'event' };
+
+function uniqueConflict(pgErr: { detail?: string; constraint?: string }, lines: ParsedLine[]): string[] {
+  const type = SLUG_CONSTRAINTS[pgErr.constraint ?? ''];
+  const slug = /^Key \(slug\)=\((.*)\) already exists\.$/.exec(pgErr.detail ?? '')?.[1];
+  if (type && slug !== undefined) {
+    const asking = lines.filter(({ record: r }) => r.type === type && r.slug === slug);
+    if (asking.length) {
+      return asking.map(
+        ({ line }) => `line ${line}: slug: "${slug}" is already used by another ${type} in the catalog`,
+      );
+    }
+  }
+  return [`${pgErr.constraint ?? 'unique key'}: ${pgErr.detail ?? 'duplicate value'}`];
 }
 
 type Diff = <R>(

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Db } from '@guest/db';
 import type { SearchEngine } from '@guest/search-engine';
-import { aliasName } from '@guest/catalog';
+import { aliasName, type IndexKind } from '@guest/catalog';
 import { runBulk, type BulkOp } from '../engine/bulk.ts';
 import {
   loadEventSources,
@@ -32,7 +32,14 @@ export interface ApplyDeps {
   chunkSize: number;
   /** Tells readers that reference data changed (after the changes are in the index). */
   publishReferenceChange?: (entities: string[]) => Promise<void>;
+  /**
+   * Where documents go: the aliases (what readers see) unless named here. A rebuild brings its
+   * fresh indices up to date this way before readers are moved to them (`reindexAll`).
+   */
+  targets?: Record<IndexKind, string>;
 }
+
+const targetOf = (deps: ApplyDeps, kind: IndexKind) => deps.targets?.[kind] ?? aliasName(deps.indexPrefix, kind);
 
 export interface ApplyResult {
   /** Outbox row id -> why one of the documents it caused could not be written. */
@@ -107,7 +114,7 @@ export async function applyChanges(
     const doc = projectPlace(place, ctx);
     placeOps.push({
       action: 'index',
-      index: aliasName(deps.indexPrefix, 'places'),
+      index: targetOf(deps, 'places'),
       id: String(id),
       version: doc.version,
       doc,
@@ -125,7 +132,7 @@ export async function applyChanges(
     const found = new Set(sources.map((s) => s.listing.id));
     const ops: BulkOp[] = sources.map((src) => {
       const doc = projectListing(src, ctx);
-      const index = aliasName(deps.indexPrefix, 'listings');
+      const index = targetOf(deps, 'listings');
       const version = listingVersion(src, ctx);
       return doc
         ? { action: 'index', index, id: String(src.listing.id), version, doc }
@@ -136,7 +143,7 @@ export async function applyChanges(
       if (!found.has(id)) {
         ops.push({
           action: 'delete',
-          index: aliasName(deps.indexPrefix, 'listings'),
+          index: targetOf(deps, 'listings'),
           id: String(id),
           version: missingVersion.get(id) ?? 1,
         });
@@ -172,7 +179,7 @@ export async function writeEvents(
   opts: { fromDay?: (zone: string) => string } = {},
 ): Promise<{ failed: Map<number, string>; documents: number }> {
   const failed = new Map<number, string>();
-  const index = aliasName(deps.indexPrefix, 'events');
+  const index = targetOf(deps, 'events');
   const sources = await loadEventSources(deps.db, { ids });
   const found = new Set(sources.map((s) => s.event.id));
   const ops: BulkOp[] = [];

@@ -19,6 +19,15 @@ export interface DrainResult {
   documents: number;
 }
 
+/**
+ * Every drain holds this lock, shared, for its claim transaction; a full rebuild takes it
+ * exclusively around its last catch-up and the alias swap (`reindexAll`). So no change reaches
+ * the old indices (and readers) after the rebuild's last look at the outbox: whatever readers
+ * were served before the swap, the new indices hold too.
+ */
+export const SWAP_LOCK_SQL = (mode: 'shared' | 'exclusive') =>
+  `select ${mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(hashtext('catalog-reindex:swap'), 0)`;
+
 /** Exponential backoff for the n-th failure (1-based), capped. */
 export function retryDelayMs(attempt: number, baseMs: number, maxMs: number): number {
   return Math.min(maxMs, baseMs * 2 ** (attempt - 1));
@@ -37,6 +46,7 @@ export async function drainOnce(database: Database, deps: ApplyDeps, opts: Drain
   const result: DrainResult = { claimed: 0, applied: 0, failed: 0, dead: 0, documents: 0 };
   try {
     await client.query('begin');
+    await client.query(SWAP_LOCK_SQL('shared'));
     const { rows } = await client.query<{
       id: number;
       entity: ChangeRow['entity'];

@@ -11,7 +11,11 @@ const SCOPE = 'favorites';
 export function createFavoritesService({ database, cursors }: Pick<WriteDeps, 'database' | 'cursors'>) {
   const { db } = database;
   return {
-    /** Newest first; the cursor holds the last row's exact (microsecond) time and id. */
+    /**
+     * Newest first; the cursor holds the last row's exact (microsecond) time and id. Only listings
+     * published now, as search and PUT see the catalog: an archived or draft listing leaves the
+     * list (its row stays, so it is back if published again), a deleted one has no row to join.
+     */
     async list(
       accountId: string,
       lang: string,
@@ -27,7 +31,7 @@ export function createFavoritesService({ database, cursors }: Pick<WriteDeps, 'd
       }>(sql`
         select f.listing_id, l.kind, coalesce(l.title->>${lang}, l.title->>l.original_lang, l.title->>'en', '') as title,
                f.created_at as added_at, f.created_at::text as at
-          from favorites f join listings l on l.id = f.listing_id
+          from favorites f join listings l on l.id = f.listing_id and l.status = 'published'
          where f.account_id = ${accountId}
            and (${after?.at ?? null}::timestamptz is null
                 or (f.created_at, f.listing_id) < (${after?.at ?? null}::timestamptz, ${after?.id ?? null}::bigint))

@@ -572,7 +572,7 @@ export interface paths {
     };
     /**
      * Saved listings
-     * @description Newest first, cursor-paged. Errors: `validation_error` (400), `unauthorized` (401), `rate_limited` (429).
+     * @description Newest first, cursor-paged. Only listings published now, as search and `PUT` see them: a listing that is archived, back to draft or deleted leaves the list (no entry, no status), since there is nothing a guest can open or book; one archived and published again is back in its place, unless it was removed meanwhile. Errors: `validation_error` (400), `unauthorized` (401), `rate_limited` (429).
      */
     get: operations['listFavorites'];
     put?: never;
@@ -593,13 +593,13 @@ export interface paths {
     get?: never;
     /**
      * Save a listing
-     * @description Idempotent: saving it again changes nothing. A listing the catalog does not have is 404. Search cards show it as `is_favorite`. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `rate_limited` (429).
+     * @description Idempotent: saving it again changes nothing. A listing the catalog does not have, or does not publish (draft, archived), is 404. Search cards show it as `is_favorite`. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `rate_limited` (429).
      */
     put: operations['addFavorite'];
     post?: never;
     /**
      * Forget a saved listing
-     * @description Idempotent: 204 whether or not it was saved. Errors: `validation_error` (400), `unauthorized` (401), `rate_limited` (429).
+     * @description Idempotent: 204 whether or not it was saved; also forgets one hidden from the list while its listing is not published. Errors: `validation_error` (400), `unauthorized` (401), `rate_limited` (429).
      */
     delete: operations['removeFavorite'];
     options?: never;

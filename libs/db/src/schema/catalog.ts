@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  customType,
   date,
   doublePrecision,
   index,
@@ -276,10 +277,18 @@ export const eventSchedules = pgTable(
   (t) => [primaryKey({ columns: [t.eventId, t.position] })],
 );
 
+/** Postgres `xid8`: a transaction id, compared with snapshots by `pg_visible_in_snapshot`. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+
 /**
  * The change log the indexer drains: written in the same transaction as the catalog write, so
  * a change is indexed if and only if it committed. Rows are claimed with SKIP LOCKED, so
  * several workers share the work without taking the same row twice.
+ *
+ * `xact_id` is the writing transaction. Ids come from a sequence when the row is inserted, not
+ * when it commits, so "id above a mark" misses a change that took a smaller id and committed
+ * later; "not visible in the snapshot a full rebuild read from" (`reindexAll`) misses nothing.
+ * Null on rows written before the column existed (all of them older than any rebuild since).
  */
 export const catalogOutbox = pgTable(
   'catalog_outbox',
@@ -294,8 +303,10 @@ export const catalogOutbox = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     lastError: text('last_error'),
     deadAt: timestamp('dead_at', { withTimezone: true }),
+    xactId: xid8('xact_id').default(sql`pg_current_xact_id()`),
   },
   (t) => [
+    index('catalog_outbox_xact_idx').on(t.xactId),
     index('catalog_outbox_pending_idx')
       .on(t.nextAttemptAt, t.id)
       .where(sql`${t.processedAt} is null and ${t.deadAt} is null`),

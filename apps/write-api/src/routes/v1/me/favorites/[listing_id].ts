@@ -23,7 +23,8 @@ export default async function meFavorite(app: FastifyInstance, { services }: Wri
         tags: ['me'],
         summary: 'Save a listing',
         description:
-          'Idempotent: saving it again changes nothing. A listing the catalog does not have is 404. Search cards show it as ' +
+          'Idempotent: saving it again changes nothing. A listing the catalog does not have, or does not publish (draft, ' +
+          'archived), is 404. Search cards show it as ' +
           `\`is_favorite\`. Errors: ${describeCodes('validation_error', 'unauthorized', 'not_found', 'rate_limited')}.`,
         security: bearerSecurity,
         params: ListingIdParams,
@@ -41,7 +42,7 @@ export default async function meFavorite(app: FastifyInstance, { services }: Wri
       schema: {
         tags: ['me'],
         summary: 'Forget a saved listing',
-        description: `Idempotent: 204 whether or not it was saved. Errors: ${describeCodes('validation_error', 'unauthorized', 'rate_limited')}.`,
+        description: `Idempotent: 204 whether or not it was saved; also forgets one hidden from the list while its listing is not published. Errors: ${describeCodes('validation_error', 'unauthorized', 'rate_limited')}.`,
         security: bearerSecurity,
         params: ListingIdParams,
         response: { 204: z.null().meta({ description: 'Removed.' }), ...errorResponses(400, 401, 429, 500) },

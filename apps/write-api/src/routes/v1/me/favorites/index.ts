@@ -27,7 +27,11 @@ export default async function meFavorites(app: FastifyInstance, { services }: Wr
       schema: {
         tags: ['me'],
         summary: 'Saved listings',
-        description: `Newest first, cursor-paged. Errors: ${describeCodes('validation_error', 'unauthorized', 'rate_limited')}.`,
+        description:
+          'Newest first, cursor-paged. Only listings published now, as search and `PUT` see them: a listing that is ' +
+          'archived, back to draft or deleted leaves the list (no entry, no status), since there is nothing a guest can ' +
+          'open or book; one archived and published again is back in its place, unless it was removed meanwhile. ' +
+          `Errors: ${describeCodes('validation_error', 'unauthorized', 'rate_limited')}.`,
         security: bearerSecurity,
         querystring: z.object({
           cursor: cursorParam,
