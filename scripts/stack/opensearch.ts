@@ -12,9 +12,13 @@ import {
   indent,
   isOurProcess,
   line,
+  listenerNote,
+  loopbackListenerNote,
+  originOf,
   portOpen,
   readJson,
   repoRoot,
+  searchEngineName,
   since,
   sleep,
   tail,
@@ -173,10 +177,13 @@ export async function ensureOpenSearch(ctx: Ctx, opts: OpenSearchOptions = {}): 
   const fromEnv = ctx.env.OPENSEARCH_URL;
   if (fromEnv) {
     const url = fromEnv.replace(/\/+$/, '');
-    await waitHealthy([url], 1, undefined, 30_000).catch((err: unknown) => {
+    const h = await waitHealthy([url], 1, undefined, 30_000).catch((err: unknown) => {
       throw new Error(`OPENSEARCH_URL=${fromEnv} is not healthy: ${errorText(err).split('\n')[0]}`);
     });
-    log(`found OPENSEARCH_URL, healthy (${since(t0)})`);
+    log(
+      `found OPENSEARCH_URL: ${await searchEngineName(url)} on ${originOf(url)} (cluster ${h.cluster_name}, ` +
+        `${h.number_of_nodes} node(s), ${h.status}${loopbackListenerNote(url)}): used as it is, never stopped or restarted (${since(t0)})`,
+    );
     return { url, urls: [url] };
   }
 
@@ -223,7 +230,11 @@ export async function ensureOpenSearch(ctx: Ctx, opts: OpenSearchOptions = {}): 
       );
     }
     const h = await waitHealthy([urls[0]!], 1, undefined, 60_000);
-    log(`found a cluster on ${urls[0]} not started by stack (${h.cluster_name}), ${h.status} (${since(t0)})`);
+    log(
+      `found ${await searchEngineName(urls[0]!)} on ${urls[0]}, not started by this checkout's stack ` +
+        `(cluster ${h.cluster_name}, ${h.number_of_nodes} node(s), ${h.status}${listenerNote(port)}): ` +
+        `used as it is, never stopped or restarted (${since(t0)})`,
+    );
     return { url: urls[0]!, urls: [urls[0]!] };
   }
   for (let i = 0; i < nodes; i++) {
@@ -440,7 +451,7 @@ export async function opensearchStatus(ctx: Ctx, current: string | undefined): P
     (state ? `http://127.0.0.1:${state.httpPort}` : `http://127.0.0.1:${ctx.env.OPENSEARCH_PORT ?? 9200}`);
   const h = await health(url);
   const answer = h ? `answers: ${h.status}, ${h.number_of_nodes} node(s)` : 'DOWN';
-  let owner = ctx.env.OPENSEARCH_URL ? 'OPENSEARCH_URL' : 'not started by stack';
+  let owner = `${ctx.env.OPENSEARCH_URL ? 'OPENSEARCH_URL' : 'not started by stack'}${h ? loopbackListenerNote(url) : ''}`;
   if (state && !ctx.env.OPENSEARCH_URL) {
     const nodes: string[] = [];
     for (const [i, u] of nodeUrls(state.httpPort, state.nodes).entries()) {
