@@ -71,6 +71,12 @@ interface OsState {
 export interface OpenSearchOptions {
   /** number of nodes; undefined = whatever of ours runs already, else 1 */
   nodes?: number;
+  /**
+   * A test's own cluster (OPENSEARCH_HOME): always one this call starts on free ports (whatever
+   * answers on them is refused, never used), named `clusterName`, and ended with process
+   * `exitWith` (the test process) should that die before stopping it.
+   */
+  own?: { clusterName: string; exitWith: number };
 }
 
 export interface OpenSearchUrls {
@@ -221,7 +227,7 @@ export async function ensureOpenSearch(ctx: Ctx, opts: OpenSearchOptions = {}): 
 
   const nodes = requested ?? 1;
   const urls = nodeUrls(port, nodes);
-  const foreign = await health(urls[0]!);
+  const foreign = opts.own ? undefined : await health(urls[0]!);
   if (foreign) {
     if (foreign.number_of_nodes < nodes) {
       throw new Error(
@@ -241,13 +247,16 @@ export async function ensureOpenSearch(ctx: Ctx, opts: OpenSearchOptions = {}): 
     for (const p of [port + i, transportPort + i]) {
       if (await portOpen(p)) {
         throw new Error(
-          `port ${p} on 127.0.0.1 is in use by another program; set OPENSEARCH_PORT (and OPENSEARCH_TRANSPORT_PORT)`,
+          `port ${p} on 127.0.0.1 is in use by another program; ` +
+            (opts.own
+              ? 'a private cluster starts on free ports only, and never uses what it finds there'
+              : 'set OPENSEARCH_PORT (and OPENSEARCH_TRANSPORT_PORT)'),
         );
       }
     }
   }
 
-  const state = await start(ctx, home, nodes, port, transportPort);
+  const state = await start(ctx, home, nodes, port, transportPort, opts.own);
   log(`started JVM pid ${state.pid}; waiting for cluster health (log: ${logRel(home)})`);
   const h = await waitHealthy(urls, nodes, state.pid, timeoutMs, home).catch(async (err: unknown) => {
     if (isOurProcess(state.pid, LAUNCHER_CLASS)) await terminate(state.pid, 20_000);
@@ -258,7 +267,14 @@ export async function ensureOpenSearch(ctx: Ctx, opts: OpenSearchOptions = {}): 
   return { url: urls[0]!, urls };
 }
 
-async function start(ctx: Ctx, home: Home, nodes: number, port: number, transportPort: number): Promise<OsState> {
+async function start(
+  ctx: Ctx,
+  home: Home,
+  nodes: number,
+  port: number,
+  transportPort: number,
+  own: OpenSearchOptions['own'],
+): Promise<OsState> {
   const log = (m: string): void => ctx.log(line('opensearch', m));
   const choice = chooseJdk(ctx.env);
   const build = await ensureBuild(ctx, choice);
@@ -304,11 +320,12 @@ async function start(ctx: Ctx, home: Home, nodes: number, port: number, transpor
     '--transport-port',
     String(transportPort),
     '--cluster-name',
-    CLUSTER_NAME,
+    own?.clusterName ?? CLUSTER_NAME,
     '--control',
     home.controlDir,
     '--plugins',
     PLUGIN_CLASSES.join(','),
+    ...(own ? ['--exit-with', String(own.exitWith)] : []),
   ];
 
   ensureDir(home.dir);
