@@ -24,7 +24,6 @@ import { ensureRedis, redisStatus, stopRedis } from './redis.ts';
 import { type Ctx, errorText, line, type Log, repoRoot, since, withLock } from './util.ts';
 
 export type { SearchEngineName, StackUrls } from './env-file.ts';
-export { runningCluster } from './opensearch.ts';
 export { readStackEnv, stackEnvPath } from './env-file.ts';
 
 export interface StackOptions {

@@ -120,15 +120,6 @@ function ours(home: Home = stackHome): OsState | undefined {
   return state && isOurProcess(state.pid, LAUNCHER_CLASS) ? state : undefined;
 }
 
-/**
- * The OpenSearch cluster this script started, if its JVM runs: node count and node URLs (for a
- * suite that changes the node count and must put back what it found).
- */
-export function runningCluster(): { nodes: number; urls: string[] } | undefined {
-  const state = ours();
-  return state && { nodes: state.nodes, urls: nodeUrls(state.httpPort, state.nodes) };
-}
-
 /** Polls the given node URLs until one reports yellow/green with at least `nodes` nodes. */
 async function waitHealthy(
   urls: string[],
