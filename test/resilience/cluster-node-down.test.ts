@@ -83,9 +83,7 @@ async function snapshot() {
 }
 
 beforeAll(async () => {
-  const t0 = performance.now();
   own = await privateSearchEngine({ nodes: NODES });
-  log(`own ${NODES}-node OpenSearch (${own.clusterName}, ${own.urls.join(' ')}) healthy in ${elapsed(t0)}`);
 
   t = await startTestApp({ apps: [readApi], config: { ...own.config, INDEX_REPLICAS: 1 } });
   prefix = t.config.INDEX_PREFIX;

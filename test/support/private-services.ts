@@ -213,7 +213,12 @@ export async function privateSearchEngine(opts: { nodes?: number } = {}): Promis
   const remove = () => rmSync(home, { recursive: true, force: true });
   try {
     const port = resiliencePort(2) ?? (await freePort(2 * nodes));
+    const t0 = performance.now();
     const engine = await privateOpenSearch(home, port, { nodes, quiet: true });
+    console.info(
+      `[private-services] own OpenSearch ${engine.clusterName}: ${nodes} node(s), ${engine.urls.join(' ')}, ` +
+        `in ${home}, healthy in ${((performance.now() - t0) / 1000).toFixed(1)}s`,
+    );
     return {
       ...engine,
       home,
