@@ -1,4 +1,3 @@
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -10,9 +9,9 @@ import { defineConfig } from 'vitest/config';
  * - `int`: test/**, the apps over HTTP (or the indexer, the CLI) against real Postgres, Redis and
  *   OpenSearch, each file in its own environment (test/support/isolated-env.ts).
  * - `e2e`: test/e2e, the apps as clients use them (one base URL, the real entry point).
- * - `resilience`: test/resilience, suites that stop real services: alone, last, one file at a
- *   time, the 3-node cluster suite last of all. Only when asked for by name
- *   (`--project resilience`), so that a plain `vitest` never stops a service.
+ * - `resilience`: test/resilience, suites that stop, restart or reshape services of their own
+ *   (test/support/private-services.ts), never the shared ones: last, one file at a time (each
+ *   starts a JVM or more on two cores). Only when asked for by name (`--project resilience`).
  */
 const serviceTier = {
   globalSetup: ['test/support/global-setup.ts'],
@@ -25,23 +24,6 @@ const resilienceAsked = process.argv.some(
   (a, i, all) => a === '--project=resilience' || (a === '--project' && all[i + 1] === 'resilience'),
 );
 
-/**
- * vitest's order (by tier, then its own: failed and slow files first), except in the resilience
- * tier: the suites that restart OpenSearch with another node count (`cluster-*.test.ts`) run after
- * the single-node ones, which expect the stack as `npm test` leaves it.
- */
-class TierSequencer extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const cluster = (f: TestSpecification) => (/[\\/]cluster-[^\\/]*\.test\.ts$/.test(f.moduleId) ? 1 : 0);
-    const resilience = sorted
-      .filter((f) => f.project.name === 'resilience')
-      .sort((a, b) => cluster(a) - cluster(b) || a.moduleId.localeCompare(b.moduleId));
-    let next = 0;
-    return sorted.map((f) => (f.project.name === 'resilience' ? resilience[next++]! : f));
-  }
-}
-
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -49,7 +31,6 @@ export default defineConfig({
     maxWorkers: 2,
     env: { APP_ENV: 'test' },
     reporters: ['default'],
-    sequence: { sequencer: TierSequencer },
     projects: [
       {
         extends: true,

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { exitUnlessSupportedRuntime, loadConfig } from '@guest/config';
-import { ensureStack, runningCluster } from './stack/index.ts';
+import { ensureStack } from './stack/index.ts';
 import { vitestCli } from './vitest-cli.ts';
 
 /**
@@ -11,8 +11,8 @@ import { vitestCli } from './vitest-cli.ts';
  *   unit        beside the code, no services          npm run test:unit
  *   int         test/**, real services                npm run test:int
  *   e2e         test/e2e                              npm run test:e2e
- *   resilience  test/resilience: stops services,      npm run test:resilience
- *               alone and last (the 3-node cluster suite last of all)
+ *   resilience  test/resilience: stops services       npm run test:resilience
+ *               of its own, one file at a time
  *
  * `tsx scripts/test.ts <tier> [vitest arguments]` runs one tier (`npm run test:int -- test/write-api/auth`);
  * `npm test -- <vitest arguments>` runs unit, int and e2e with them, without resilience.
@@ -34,22 +34,12 @@ const env = { ...process.env, APP_ENV: 'test' };
 const vitest = (args: string[]) =>
   spawnSync(process.execPath, [vitestCli(), 'run', ...args], { stdio: 'inherit', env }).status ?? 1;
 
-if (TIERS.includes(first as Tier)) process.exit(await runTier(first as Tier, rest));
+if (TIERS.includes(first as Tier)) process.exit(vitest(['--project', first as Tier, ...rest]));
 if (first !== undefined)
   process.exit(vitest(['--project', 'unit', '--project', 'int', '--project', 'e2e', first, ...rest]));
 for (const tier of TIERS) {
-  const status = await runTier(tier, []);
+  const status = vitest(['--project', tier]);
   if (status !== 0) process.exit(status);
-}
-
-async function runTier(tier: Tier, args: string[]): Promise<number> {
-  if (tier !== 'resilience') return vitest(['--project', tier, ...args]);
-  const nodes = runningCluster()?.nodes;
-  const status = vitest(['--project', 'resilience', ...args]);
-  // The cluster suite puts back the node count it found; should it have died half-way, do it
-  // here, so that `npm test` never leaves a developer with another cluster than they had.
-  if (nodes !== undefined && runningCluster()?.nodes !== nodes) await ensureStack({ nodes });
-  return status;
 }
 
 /** Databases of failed test files are kept (`guest_kept_…`, test/support/isolated-env.ts) until this. */

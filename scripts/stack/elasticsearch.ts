@@ -24,11 +24,13 @@ import {
   indent,
   isOurProcess,
   line,
+  listenerNote,
   portOpen,
   readJson,
   readPid,
   repoRoot,
   run,
+  searchEngineName,
   since,
   sleep,
   tail,
@@ -178,7 +180,11 @@ export async function ensureElasticsearch(ctx: Ctx): Promise<{ url: string; urls
       );
     }
     const h = await waitHealthy(url, undefined, '', 60_000);
-    log(ctx, `found an Elasticsearch on ${url} not started by stack (${h.cluster_name}), ${h.status} (${since(t0)})`);
+    log(
+      ctx,
+      `found ${await searchEngineName(url)} on ${url}, not started by this checkout's stack ` +
+        `(cluster ${h.cluster_name}, ${h.status}${listenerNote(port)}): used as it is, never stopped or restarted (${since(t0)})`,
+    );
     return { url, urls: [url] };
   }
   for (const p of [port, transportPort]) {

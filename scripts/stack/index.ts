@@ -24,7 +24,6 @@ import { ensureRedis, redisStatus, stopRedis } from './redis.ts';
 import { type Ctx, errorText, line, type Log, repoRoot, since, withLock } from './util.ts';
 
 export type { SearchEngineName, StackUrls } from './env-file.ts';
-export { runningCluster } from './opensearch.ts';
 export { readStackEnv, stackEnvPath } from './env-file.ts';
 
 export interface StackOptions {
@@ -203,41 +202,54 @@ export async function startNode(n: number, opts: StackOptions = {}): Promise<voi
   await withLock('stack', () => osStartNode(ctx, n), ctx.log);
 }
 
-/** A single-node OpenSearch of a test's own, apart from the stack's (see privateOpenSearch). */
+/** An OpenSearch cluster of a test's own, apart from the stack's (see privateOpenSearch). */
 export interface PrivateOpenSearch {
+  /** Node 1's URL. */
   url: string;
-  /** Stops the node; the JVM stays, so it comes back in seconds. */
-  stopNode(): Promise<void>;
-  startNode(): Promise<void>;
+  /** Every node's URL, node 1 first. */
+  urls: string[];
+  /** Its cluster name, `guest-private-<port>`: no other cluster on the machine has it. */
+  clusterName: string;
+  /** Stops node `n` (1-based, default 1); the JVM stays, so it comes back in seconds. */
+  stopNode(n?: number): Promise<void>;
+  startNode(n?: number): Promise<void>;
   /** Ends the JVM. */
   stop(): Promise<void>;
 }
 
 /**
- * Starts a one-node OpenSearch kept in `home` (state, log, data) on `port` and `port + 1`
- * (transport), for a test that stops and restarts its engine: the stack's cluster, which every
- * other suite uses, is never touched. OPENSEARCH_URL is ignored here on purpose.
+ * Starts an OpenSearch cluster of `nodes` nodes (default 1, all in one JVM) kept in `home` (state,
+ * log, data), HTTP on `port` to `port + nodes - 1`, transport on the next `nodes` ports, for a
+ * test that stops, restarts or reshapes its engine: the stack's cluster, which every other suite
+ * and developer uses, is never touched. It is always a new one: OPENSEARCH_URL is ignored, and
+ * anything already answering on those ports is refused rather than used. The JVM ends with
+ * this process, should that die before `stop()`.
  */
 export async function privateOpenSearch(
   home: string,
   port: number,
-  opts: { heap?: string; log?: Log; quiet?: boolean } = {},
+  opts: { nodes?: number; heap?: string; log?: Log; quiet?: boolean } = {},
 ): Promise<PrivateOpenSearch> {
+  const nodes = opts.nodes ?? 1;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     OPENSEARCH_URL: '',
     OPENSEARCH_HOME: home,
     OPENSEARCH_PORT: String(port),
-    OPENSEARCH_TRANSPORT_PORT: String(port + 1),
-    OPENSEARCH_NODES: '1',
-    OPENSEARCH_HEAP: opts.heap ?? '512m',
+    OPENSEARCH_TRANSPORT_PORT: String(port + nodes),
+    OPENSEARCH_NODES: String(nodes),
+    // the nodes share the JVM's heap: 512 MiB holds one with a test's small indices
+    OPENSEARCH_HEAP: opts.heap ?? (nodes > 1 ? '768m' : '512m'),
   };
   const ctx = ctxOf({ ...opts, env });
-  const { url } = await ensureOpenSearch(ctx, { nodes: 1 });
+  const clusterName = `guest-private-${port}`;
+  const { url, urls } = await ensureOpenSearch(ctx, { nodes, own: { clusterName, exitWith: process.pid } });
   return {
     url,
-    stopNode: () => osStopNode(ctx, 1),
-    startNode: () => osStartNode(ctx, 1),
+    urls,
+    clusterName,
+    stopNode: (n = 1) => osStopNode(ctx, n),
+    startNode: (n = 1) => osStartNode(ctx, n),
     stop: () => stopOpenSearch(ctx),
   };
 }

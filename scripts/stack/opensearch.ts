@@ -12,9 +12,13 @@ import {
   indent,
   isOurProcess,
   line,
+  listenerNote,
+  loopbackListenerNote,
+  originOf,
   portOpen,
   readJson,
   repoRoot,
+  searchEngineName,
   since,
   sleep,
   tail,
@@ -67,6 +71,12 @@ interface OsState {
 export interface OpenSearchOptions {
   /** number of nodes; undefined = whatever of ours runs already, else 1 */
   nodes?: number;
+  /**
+   * A test's own cluster (OPENSEARCH_HOME): always one this call starts on free ports (whatever
+   * answers on them is refused, never used), named `clusterName`, and ended with process
+   * `exitWith` (the test process) should that die before stopping it.
+   */
+  own?: { clusterName: string; exitWith: number };
 }
 
 export interface OpenSearchUrls {
@@ -108,15 +118,6 @@ function envInt(ctx: Ctx, name: string, fallback: number): number {
 function ours(home: Home = stackHome): OsState | undefined {
   const state = readJson<OsState>(home.stateFile);
   return state && isOurProcess(state.pid, LAUNCHER_CLASS) ? state : undefined;
-}
-
-/**
- * The OpenSearch cluster this script started, if its JVM runs: node count and node URLs (for a
- * suite that changes the node count and must put back what it found).
- */
-export function runningCluster(): { nodes: number; urls: string[] } | undefined {
-  const state = ours();
-  return state && { nodes: state.nodes, urls: nodeUrls(state.httpPort, state.nodes) };
 }
 
 /** Polls the given node URLs until one reports yellow/green with at least `nodes` nodes. */
@@ -173,10 +174,13 @@ export async function ensureOpenSearch(ctx: Ctx, opts: OpenSearchOptions = {}): 
   const fromEnv = ctx.env.OPENSEARCH_URL;
   if (fromEnv) {
     const url = fromEnv.replace(/\/+$/, '');
-    await waitHealthy([url], 1, undefined, 30_000).catch((err: unknown) => {
+    const h = await waitHealthy([url], 1, undefined, 30_000).catch((err: unknown) => {
       throw new Error(`OPENSEARCH_URL=${fromEnv} is not healthy: ${errorText(err).split('\n')[0]}`);
     });
-    log(`found OPENSEARCH_URL, healthy (${since(t0)})`);
+    log(
+      `found OPENSEARCH_URL: ${await searchEngineName(url)} on ${originOf(url)} (cluster ${h.cluster_name}, ` +
+        `${h.number_of_nodes} node(s), ${h.status}${loopbackListenerNote(url)}): used as it is, never stopped or restarted (${since(t0)})`,
+    );
     return { url, urls: [url] };
   }
 
@@ -214,7 +218,7 @@ export async function ensureOpenSearch(ctx: Ctx, opts: OpenSearchOptions = {}): 
 
   const nodes = requested ?? 1;
   const urls = nodeUrls(port, nodes);
-  const foreign = await health(urls[0]!);
+  const foreign = opts.own ? undefined : await health(urls[0]!);
   if (foreign) {
     if (foreign.number_of_nodes < nodes) {
       throw new Error(
@@ -223,20 +227,27 @@ export async function ensureOpenSearch(ctx: Ctx, opts: OpenSearchOptions = {}): 
       );
     }
     const h = await waitHealthy([urls[0]!], 1, undefined, 60_000);
-    log(`found a cluster on ${urls[0]} not started by stack (${h.cluster_name}), ${h.status} (${since(t0)})`);
+    log(
+      `found ${await searchEngineName(urls[0]!)} on ${urls[0]}, not started by this checkout's stack ` +
+        `(cluster ${h.cluster_name}, ${h.number_of_nodes} node(s), ${h.status}${listenerNote(port)}): ` +
+        `used as it is, never stopped or restarted (${since(t0)})`,
+    );
     return { url: urls[0]!, urls: [urls[0]!] };
   }
   for (let i = 0; i < nodes; i++) {
     for (const p of [port + i, transportPort + i]) {
       if (await portOpen(p)) {
         throw new Error(
-          `port ${p} on 127.0.0.1 is in use by another program; set OPENSEARCH_PORT (and OPENSEARCH_TRANSPORT_PORT)`,
+          `port ${p} on 127.0.0.1 is in use by another program; ` +
+            (opts.own
+              ? 'a private cluster starts on free ports only, and never uses what it finds there'
+              : 'set OPENSEARCH_PORT (and OPENSEARCH_TRANSPORT_PORT)'),
         );
       }
     }
   }
 
-  const state = await start(ctx, home, nodes, port, transportPort);
+  const state = await start(ctx, home, nodes, port, transportPort, opts.own);
   log(`started JVM pid ${state.pid}; waiting for cluster health (log: ${logRel(home)})`);
   const h = await waitHealthy(urls, nodes, state.pid, timeoutMs, home).catch(async (err: unknown) => {
     if (isOurProcess(state.pid, LAUNCHER_CLASS)) await terminate(state.pid, 20_000);
@@ -247,7 +258,14 @@ export async function ensureOpenSearch(ctx: Ctx, opts: OpenSearchOptions = {}): 
   return { url: urls[0]!, urls };
 }
 
-async function start(ctx: Ctx, home: Home, nodes: number, port: number, transportPort: number): Promise<OsState> {
+async function start(
+  ctx: Ctx,
+  home: Home,
+  nodes: number,
+  port: number,
+  transportPort: number,
+  own: OpenSearchOptions['own'],
+): Promise<OsState> {
   const log = (m: string): void => ctx.log(line('opensearch', m));
   const choice = chooseJdk(ctx.env);
   const build = await ensureBuild(ctx, choice);
@@ -293,11 +311,12 @@ async function start(ctx: Ctx, home: Home, nodes: number, port: number, transpor
     '--transport-port',
     String(transportPort),
     '--cluster-name',
-    CLUSTER_NAME,
+    own?.clusterName ?? CLUSTER_NAME,
     '--control',
     home.controlDir,
     '--plugins',
     PLUGIN_CLASSES.join(','),
+    ...(own ? ['--exit-with', String(own.exitWith)] : []),
   ];
 
   ensureDir(home.dir);
@@ -440,7 +459,7 @@ export async function opensearchStatus(ctx: Ctx, current: string | undefined): P
     (state ? `http://127.0.0.1:${state.httpPort}` : `http://127.0.0.1:${ctx.env.OPENSEARCH_PORT ?? 9200}`);
   const h = await health(url);
   const answer = h ? `answers: ${h.status}, ${h.number_of_nodes} node(s)` : 'DOWN';
-  let owner = ctx.env.OPENSEARCH_URL ? 'OPENSEARCH_URL' : 'not started by stack';
+  let owner = `${ctx.env.OPENSEARCH_URL ? 'OPENSEARCH_URL' : 'not started by stack'}${h ? loopbackListenerNote(url) : ''}`;
   if (state && !ctx.env.OPENSEARCH_URL) {
     const nodes: string[] = [];
     for (const [i, u] of nodeUrls(state.httpPort, state.nodes).entries()) {

@@ -11,6 +11,7 @@ import {
   indent,
   isAlive,
   line,
+  listenerNote,
   readJson,
   readPid,
   repoRoot,
@@ -111,7 +112,7 @@ export async function ensurePostgres(ctx: Ctx): Promise<string> {
   const machine = await probe(MACHINE_URL.replace(/\/[^/]*$/, '/postgres'));
   if (machine.ok) {
     await ensureDatabase(MACHINE_URL);
-    log(`found machine server on 127.0.0.1:5432, healthy (${since(t0)})`);
+    log(`found machine server on 127.0.0.1:5432 (not started by stack${listenerNote(5432)}), healthy (${since(t0)})`);
     return MACHINE_URL;
   }
   log(`no usable server on 127.0.0.1:5432 (${machine.message})`);

@@ -8,6 +8,7 @@ import {
   indent,
   isOurProcess,
   line,
+  listenerNote,
   readPid,
   run,
   since,
@@ -71,7 +72,7 @@ export async function ensureRedis(ctx: Ctx): Promise<string> {
 
   const machine = await ping(MACHINE_URL);
   if (machine.ok) {
-    log(`found machine Redis on 127.0.0.1:6379, healthy (${since(t0)})`);
+    log(`found machine Redis on 127.0.0.1:6379 (not started by stack${listenerNote(6379)}), healthy (${since(t0)})`);
     return MACHINE_URL;
   }
   log(`nothing answers PING on 127.0.0.1:6379 (${machine.message})`);

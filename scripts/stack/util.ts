@@ -4,7 +4,9 @@ import {
   existsSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
+  readlinkSync,
   readSync,
   rmSync,
   statSync,
@@ -171,6 +173,100 @@ export function portOpen(port: number, host = '127.0.0.1', timeoutMs = 1000): Pr
     socket.once('connect', () => done(true));
     socket.once('error', () => done(false));
   });
+}
+
+/**
+ * Who listens on TCP `port` (Linux, as far as this user may read /proc): `pid N <program> in
+ * <working directory>`, e.g. `pid 6095 java in /work/main/.data/opensearch/os3-n1`, so that a
+ * service the script finds and uses as it is is named in its output, not only its port.
+ */
+export function listenerOf(port: number): string | undefined {
+  const inodes = new Set<string>();
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const row of text.split('\n').slice(1)) {
+      const f = row.trim().split(/\s+/);
+      // local_address is ADDR:PORT in hex, st 0A is LISTEN, the 10th field the socket's inode
+      if (f[1]?.endsWith(`:${hex}`) && f[3] === '0A' && f[9]) inodes.add(`socket:[${f[9]}]`);
+    }
+  }
+  if (inodes.size === 0) return undefined;
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return undefined;
+  }
+  for (const pid of pids) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // gone, or not ours to read
+    }
+    for (const fd of fds) {
+      let target: string;
+      try {
+        target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      if (!inodes.has(target)) continue;
+      const program = path.basename(cmdline(Number(pid)).split(' ')[0] ?? '') || '?';
+      let cwd = '';
+      try {
+        cwd = ` in ${readlinkSync(`/proc/${pid}/cwd`)}`;
+      } catch {
+        /* not ours to read */
+      }
+      return `pid ${pid} ${program}${cwd}`;
+    }
+  }
+  return undefined;
+}
+
+/** `; pid N program in DIR` for a log line, or nothing when the listener cannot be told. */
+export const listenerNote = (port: number): string => {
+  const who = listenerOf(port);
+  return who ? `; ${who}` : '';
+};
+
+/** The listener of a URL on this machine (127.0.0.1, localhost, ::1), as `listenerNote`; else nothing. */
+export function loopbackListenerNote(url: string): string {
+  try {
+    const u = new URL(url);
+    const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+    return ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname) ? listenerNote(port) : '';
+  } catch {
+    return '';
+  }
+}
+
+/** scheme://host:port of a URL, for a log line: whatever credentials it carries are left out. */
+export function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+/** `OpenSearch 3.8.0`, `Elasticsearch 9.5.3`: what answers at `url`, from its root document. */
+export async function searchEngineName(url: string): Promise<string> {
+  try {
+    const res = await httpJson(`${url}/`, 'GET', undefined, 3000);
+    const version = (res.body as { version?: { distribution?: string; number?: string } }).version;
+    const name = version?.distribution === 'opensearch' ? 'OpenSearch' : version ? 'Elasticsearch' : 'a search engine';
+    return version?.number ? `${name} ${version.number}` : name;
+  } catch {
+    return 'a search engine';
+  }
 }
 
 export interface RunResult {

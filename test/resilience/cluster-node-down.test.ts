@@ -6,18 +6,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aliasName } from '@guest/catalog';
 import { importCatalogText, startOutboxWorker, type OutboxWorker } from '@guest/indexer';
 import { readApi } from '@guest/read-api';
-import { ensureStack, runningCluster, startNode, stopNode } from '../../scripts/stack/index.ts';
 import { http } from '../support/http.ts';
 import { eventually } from '../support/eventually.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { allPages, FIXTURES, loadCatalog, search } from '../read-api/search/support.ts';
+import { privateSearchEngine, type PrivateSearchEngine } from '../support/private-services.ts';
+import { guardSharedEngine } from '../support/shared-engine.ts';
 
 /**
  * Index replicas on a 3-node cluster (INDEX_REPLICAS=1): a data node stops, and search, counts,
  * /health and the indexer worker go on; it starts again and the cluster is green once more.
  *
- * The stack's OpenSearch is restarted with 3 nodes (one JVM), and restarted with the node count
- * it had before at the end, so it runs alone and last (resilience tier: vitest.config.ts, scripts/test.ts).
+ * The cluster is the suite's own: 3 nodes in one JVM, in a temporary directory, on free ports,
+ * removed at the end. The stack's engine, which every other suite and developer uses, is never
+ * stopped nor reshaped, and the suite fails if it was (guardSharedEngine).
  *
  * The app talks to one node (OPENSEARCH_URL, the first); it stays up, since the client knows no
  * other node. An index template keeps every shard copy of this suite's indices off that node, so
@@ -26,14 +28,13 @@ import { allPages, FIXTURES, loadCatalog, search } from '../read-api/search/supp
  * held cannot be placed anywhere else, so the cluster stays yellow until it is back.
  */
 const NODES = 3;
-const TEMPLATE_SUFFIX = 'keep-off-app-node';
-let found: number | undefined; // node count of the stack's cluster before this suite
+guardSharedEngine('cluster-node-down');
+let own: PrivateSearchEngine | undefined;
 let t: TestApp;
 let worker: OutboxWorker | undefined;
 let prefix: string;
 let appNode: string; // name of the node the app talks to
 let victim: { name: string; n: number } | undefined;
-let stopped = false;
 
 /** Cluster administration (nodes, shards, templates) is no part of the app's engine surface. */
 let admin: Client | undefined;
@@ -82,28 +83,14 @@ async function snapshot() {
 }
 
 beforeAll(async () => {
-  if (process.env.OPENSEARCH_URL) {
-    throw new Error(
-      'this suite restarts the OpenSearch that `npm run stack:up` started; it cannot run against OPENSEARCH_URL',
-    );
-  }
-  const before = runningCluster();
-  if (!before) {
-    throw new Error(
-      'no OpenSearch started by the stack script runs: `npm run stack:up` first (this suite puts it back as found)',
-    );
-  }
-  found = before.nodes;
-  const t0 = performance.now();
-  await ensureStack({ nodes: NODES, quiet: true });
-  log(`OpenSearch restarted from ${found} to ${NODES} node(s), healthy, in ${elapsed(t0)}`);
+  own = await privateSearchEngine({ nodes: NODES });
 
-  t = await startTestApp({ apps: [readApi], config: { INDEX_REPLICAS: 1 } });
+  t = await startTestApp({ apps: [readApi], config: { ...own.config, INDEX_REPLICAS: 1 } });
   prefix = t.config.INDEX_PREFIX;
   const local = await engine().nodes.info({ node_id: '_local', metric: 'settings' } as never);
   appNode = Object.values((local.body as { nodes: Record<string, { name: string }> }).nodes)[0]!.name;
   await engine().indices.putIndexTemplate({
-    name: `${prefix}-${TEMPLATE_SUFFIX}`,
+    name: `${prefix}-keep-off-app-node`,
     body: {
       index_patterns: [`${prefix}-*`],
       template: { settings: { 'index.routing.allocation.exclude._name': appNode } },
@@ -114,23 +101,14 @@ beforeAll(async () => {
   worker = await startOutboxWorker(t.runtime, pino({ level: 'silent' }));
 });
 
+// The cluster goes whole, its indices and template with it.
 afterAll(async () => {
-  await worker?.stop();
-  if (stopped && victim) await startNode(victim.n, { quiet: true }).catch(() => {});
-  if (t) {
-    await engine()
-      .indices.delete({ index: `${prefix}-*`, ignore_unavailable: true } as never)
-      .catch(() => {});
-    await engine()
-      .indices.deleteIndexTemplate({ name: `${prefix}-${TEMPLATE_SUFFIX}` } as never)
-      .catch(() => {});
-    await t.close();
-  }
-  await admin?.close();
-  if (found !== undefined) {
-    const t0 = performance.now();
-    await ensureStack({ nodes: found, quiet: true });
-    log(`OpenSearch put back to ${found} node(s) in ${elapsed(t0)}`);
+  try {
+    await worker?.stop();
+    await t?.close();
+    await admin?.close();
+  } finally {
+    await own?.close();
   }
 });
 
@@ -175,8 +153,7 @@ describe(`a ${NODES}-node cluster with INDEX_REPLICAS=1 loses a data node`, () =
     victim = { name, n };
 
     const t0 = performance.now();
-    await stopNode(n, { quiet: true });
-    stopped = true;
+    await own!.stopNode(n);
     log(`stopped ${name} (holding the listings primary) in ${elapsed(t0)}`);
 
     const cluster = await waitForStatus('yellow');
@@ -224,8 +201,7 @@ describe(`a ${NODES}-node cluster with INDEX_REPLICAS=1 loses a data node`, () =
 
   it('rule: the node starts again, its copies catch up (the change included) and the cluster is green', async () => {
     const t0 = performance.now();
-    await startNode(victim!.n, { quiet: true });
-    stopped = false;
+    await own!.startNode(victim!.n);
     const cluster = await waitForStatus('green');
     log(`started ${victim!.name} again; indices green in ${elapsed(t0)}`);
     expect(cluster.unassigned_shards).toBe(0);

@@ -1,13 +1,17 @@
-import path from 'node:path';
-import os from 'node:os';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeApi } from '@guest/write-api';
 import { readApi } from '@guest/read-api';
-import { privateOpenSearch, type PrivateOpenSearch } from '../../scripts/stack/index.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { http, type HttpResult } from '../support/http.ts';
-import { freePort, privatePostgres, privateRedis, sqlPool, type PrivateServer } from '../support/private-services.ts';
+import {
+  privatePostgres,
+  privateRedis,
+  privateSearchEngine,
+  sqlPool,
+  type PrivateSearchEngine,
+  type PrivateServer,
+} from '../support/private-services.ts';
+import { guardSharedEngine } from '../support/shared-engine.ts';
 import { loadCatalog } from '../read-api/search/support.ts';
 import { PASSWORD, relaxedLimits, uniqueEmail } from '../security/support.ts';
 
@@ -23,9 +27,11 @@ import { PASSWORD, relaxedLimits, uniqueEmail } from '../security/support.ts';
  *
  * The services are the test's own (a redis-server, a Postgres cluster made with initdb and
  * migrated by the project's migrations, a one-node OpenSearch from the stack module in a
- * temporary directory), on free ports: the shared ones are never stopped. The outage timings
- * (time to the first 503, slowest answer during the outage, time to full recovery) are printed.
+ * temporary directory), on free ports: the shared ones are never stopped (for the search engine
+ * the suite proves it, guardSharedEngine). The outage timings (time to the first 503, slowest
+ * answer during the outage, time to full recovery) are printed.
  */
+guardSharedEngine('dependency-restarts');
 
 const OUTAGE_MS = 3000;
 const SLOWEST_MS = 1000;
@@ -45,10 +51,9 @@ interface Registration {
   status: number;
 }
 
-let redis: PrivateServer;
-let postgres: PrivateServer;
-let search: PrivateOpenSearch;
-let searchHome: string;
+let redis: PrivateServer | undefined;
+let postgres: PrivateServer | undefined;
+let search: PrivateSearchEngine | undefined;
 let t: TestApp;
 let token: string;
 const answers: Answer[] = [];
@@ -199,24 +204,21 @@ function probeLabel(p: Probe): string {
 }
 
 beforeAll(async () => {
-  searchHome = mkdtempSync(path.join(os.tmpdir(), 'guest-private-os-'));
-  const base = process.env.RESILIENCE_PORT_BASE ? Number(process.env.RESILIENCE_PORT_BASE) : undefined;
-  [redis, postgres, search] = await Promise.all([
-    privateRedis(base),
-    privatePostgres('guest', base === undefined ? undefined : base + 1),
-    (async () =>
-      privateOpenSearch(searchHome, base === undefined ? await freePort(true) : base + 2, { quiet: true }))(),
+  // Each is kept as soon as it is up, so that afterAll ends it even when another failed to start.
+  const started = await Promise.allSettled([
+    privateRedis().then((s) => (redis = s)),
+    privatePostgres('guest').then((s) => (postgres = s)),
+    privateSearchEngine().then((s) => (search = s)),
   ]);
+  for (const s of started) if (s.status === 'rejected') throw s.reason;
   t = await startTestApp({
     apps: [writeApi, readApi],
     config: {
       ...relaxedLimits,
       RATE_LIMIT_ADDRESS_PER_MIN: 100_000,
-      DATABASE_URL: postgres.url,
-      REDIS_URL: redis.url,
-      SEARCH_ENGINE: 'opensearch',
-      SEARCH_URL: search.url,
-      OPENSEARCH_URL: search.url,
+      DATABASE_URL: postgres!.url,
+      REDIS_URL: redis!.url,
+      ...search!.config,
     },
   });
   await loadCatalog(t, 'catalog.ndjson');
@@ -226,7 +228,7 @@ beforeAll(async () => {
   });
   expect(res.status, res.text).toBe(201);
   token = res.body.access_token;
-  const sql = sqlPool(postgres.url);
+  const sql = sqlPool(postgres!.url);
   await sql.query('update accounts set email_confirmed_at = now() where email = $1', [email]);
   await sql.end();
   // The first answers of a fresh engine and database are slow (cold caches); they are not what
@@ -237,23 +239,30 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await t?.close();
-  await Promise.all([redis?.close(), postgres?.close(), search?.stop()]);
-  if (searchHome) rmSync(searchHome, { recursive: true, force: true });
+  try {
+    await t?.close();
+  } finally {
+    await Promise.all([redis?.close(), postgres?.close(), search?.close()]);
+  }
   if (report.length) console.info(`[dependency-restarts] outage timings\n  ${report.join('\n  ')}`);
 }, 120_000);
 
 describe('a dependency stops and starts again under light load', () => {
   it('Redis', { timeout: 90_000 }, async () => {
-    await outage('Redis', redis, 'cache', 'register');
+    await outage('Redis', redis!, 'cache', 'register');
   });
 
   it('Postgres', { timeout: 90_000 }, async () => {
-    await outage('Postgres', postgres, 'database', 'filters');
+    await outage('Postgres', postgres!, 'database', 'filters');
   });
 
   it('the search engine', { timeout: 120_000 }, async () => {
-    await outage('OpenSearch', { stop: () => search.stopNode(), start: () => search.startNode() }, 'search', 'search');
+    await outage(
+      'OpenSearch',
+      { stop: () => search!.stopNode(), start: () => search!.startNode() },
+      'search',
+      'search',
+    );
   });
 
   it('no answer was a 500 or slower than 1 s; each 503 was `unavailable` with Retry-After', () => {
@@ -271,7 +280,7 @@ describe('a dependency stops and starts again under light load', () => {
   });
 
   it('nothing written was lost or half-written', async () => {
-    const sql = sqlPool(postgres.url);
+    const sql = sqlPool(postgres!.url);
     try {
       const accepted = registrations.filter((r) => r.status === 201).map((r) => r.email);
       const refused = registrations.filter((r) => r.status === 503).map((r) => r.email);

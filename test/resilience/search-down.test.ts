@@ -1,37 +1,40 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode, stopNode } from '../../scripts/stack/index.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { http } from '../support/http.ts';
+import { privateSearchEngine, type PrivateSearchEngine } from '../support/private-services.ts';
+import { guardSharedEngine, witnessEngine } from '../support/shared-engine.ts';
 
 /**
- * Stops the real OpenSearch node that the stack script runs, and checks what a client and a
- * monitor see; then starts it again. Runs alone, after every other test (see scripts/test.ts),
- * because every other suite needs the engine.
+ * Stops an OpenSearch node and checks what a client and a monitor see; then starts it again.
+ * The node is this suite's own (a one-node cluster in a temporary directory, on free ports,
+ * removed at the end): the stack's engine, which every other suite and developer uses, is never
+ * stopped, and the suite fails if it was (guardSharedEngine).
  */
+guardSharedEngine('search-down');
+let engine: PrivateSearchEngine | undefined;
 let t: TestApp;
-let stopped = false;
 
 beforeAll(async () => {
-  if (process.env.OPENSEARCH_URL) {
-    throw new Error(
-      'this suite stops the OpenSearch that `npm run stack:up` started; it cannot run against OPENSEARCH_URL',
-    );
-  }
-  t = await startTestApp({ apps: [] });
+  engine = await privateSearchEngine();
+  t = await startTestApp({ apps: [], config: engine.config });
 });
 
 afterAll(async () => {
-  if (stopped) await startNode(1, { quiet: true });
-  await t?.close();
+  try {
+    await t?.close();
+  } finally {
+    await engine?.close();
+  }
 });
 
 describe('when OpenSearch stops', () => {
   it('/health turns 503 and names the search check, then recovers when it is back', async () => {
     const before = await http(t.url, 'GET', '/health');
     expect(before.status, before.text).toBe(200);
+    // The same witness that guards the shared engine, on this one: it must see the stop and start.
+    const witness = await witnessEngine(engine!.url);
 
-    await stopNode(1, { quiet: true });
-    stopped = true;
+    await engine!.stopNode();
     const down = await http(t.url, 'GET', '/health');
     expect(down.status).toBe(503);
     expect(down.body.status).toBe('degraded');
@@ -40,9 +43,11 @@ describe('when OpenSearch stops', () => {
     expect(down.body.checks.database.status).toBe('ok');
     expect(down.body.checks.cache.status).toBe('ok');
 
-    await startNode(1, { quiet: true });
-    stopped = false;
+    await engine!.startNode();
     const after = await http(t.url, 'GET', '/health');
     expect(after.status, after.text).toBe(200);
+    await expect(witness.verify(), 'a node stopped and started again is told apart').rejects.toThrow(
+      /not left as found: nodes were \[node-1 .*\], are \[node-1 /,
+    );
   });
 });

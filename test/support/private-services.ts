@@ -7,28 +7,42 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { ensureDatabaseExists, runMigrations } from '@guest/db';
+import { privateOpenSearch, type PrivateOpenSearch } from '../../scripts/stack/index.ts';
 
 /**
- * Postgres and Redis servers of a test's own, for suites that stop and restart a dependency
- * (test/resilience): the machine's shared servers, which every other suite and developer uses,
- * are never touched. Each lives in a temporary directory and is ended by `close()`.
+ * Postgres, Redis and OpenSearch servers of a test's own, for suites that stop, restart or
+ * reshape a dependency (test/resilience): the shared servers, which every other suite and
+ * developer uses, are never touched. Each lives in a temporary directory of its own on ports of
+ * its own, and is ended, its directory removed, by `close()`.
  */
 
 const run = promisify(execFile);
 
-/** A free TCP port on 127.0.0.1 (and the next one too when `pair`, for OpenSearch's transport). */
-export async function freePort(pair = false): Promise<number> {
+/**
+ * The first of `count` consecutive free TCP ports on 127.0.0.1 (an OpenSearch cluster of N nodes
+ * takes 2N: HTTP, then transport).
+ */
+export async function freePort(count = 1): Promise<number> {
   for (;;) {
     const port = await listenAndClose(0);
-    if (
-      !pair ||
-      (await listenAndClose(port + 1).then(
+    let free = true;
+    for (let p = port + 1; free && p < port + count; p++) {
+      free = await listenAndClose(p).then(
         () => true,
         () => false,
-      ))
-    )
-      return port;
+      );
+    }
+    if (free) return port;
   }
+}
+
+/**
+ * RESILIENCE_PORT_BASE + `offset` when that is set (ports chosen by hand: Redis at + 0, Postgres
+ * at + 1, the search engine from + 2 on), else undefined: a free port is taken.
+ */
+export function resiliencePort(offset: number): number | undefined {
+  const base = process.env.RESILIENCE_PORT_BASE;
+  return base ? Number(base) + offset : undefined;
 }
 
 function listenAndClose(port: number): Promise<number> {
@@ -73,7 +87,7 @@ export interface PrivateServer {
 
 /** `redis-server` on a free port, without persistence (the app keeps nothing there it cannot lose). */
 export async function privateRedis(port?: number): Promise<PrivateServer> {
-  const p = port ?? (await freePort());
+  const p = port ?? resiliencePort(0) ?? (await freePort());
   let child: ChildProcess | undefined;
   const start = async () => {
     child = spawn('redis-server', ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
@@ -139,7 +153,7 @@ export async function privatePostgres(database: string, port?: number): Promise<
     env,
     cwd: dir,
   });
-  const p = port ?? (await freePort());
+  const p = port ?? resiliencePort(1) ?? (await freePort());
   const pgCtl = (...args: string[]) => run(path.join(bin, 'pg_ctl'), ['-D', data, ...args], { ...as, env, cwd: dir });
   const start = async () => {
     await pgCtl(
@@ -178,4 +192,47 @@ export function sqlPool(url: string): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   pool.on('error', () => {});
   return pool;
+}
+
+export interface PrivateSearchEngine extends PrivateOpenSearch {
+  /** Its directory (state, log, data), removed by `close()`. */
+  home: string;
+  /** The config that points an app at it (whatever engine the run's stack has). */
+  config: { SEARCH_ENGINE: 'opensearch'; SEARCH_URL: string; OPENSEARCH_URL: string };
+  /** Ends its JVM and removes its directory. */
+  close(): Promise<void>;
+}
+
+/**
+ * An OpenSearch cluster of a test's own (the stack module's `privateOpenSearch`): `nodes` nodes
+ * in one JVM, in a temporary directory, on free ports (RESILIENCE_PORT_BASE + 2 on when set).
+ */
+export async function privateSearchEngine(opts: { nodes?: number } = {}): Promise<PrivateSearchEngine> {
+  const nodes = opts.nodes ?? 1;
+  const home = mkdtempSync(path.join(os.tmpdir(), 'guest-private-os-'));
+  const remove = () => rmSync(home, { recursive: true, force: true });
+  try {
+    const port = resiliencePort(2) ?? (await freePort(2 * nodes));
+    const t0 = performance.now();
+    const engine = await privateOpenSearch(home, port, { nodes, quiet: true });
+    console.info(
+      `[private-services] own OpenSearch ${engine.clusterName}: ${nodes} node(s), ${engine.urls.join(' ')}, ` +
+        `in ${home}, healthy in ${((performance.now() - t0) / 1000).toFixed(1)}s`,
+    );
+    return {
+      ...engine,
+      home,
+      config: { SEARCH_ENGINE: 'opensearch', SEARCH_URL: engine.url, OPENSEARCH_URL: engine.url },
+      close: async () => {
+        try {
+          await engine.stop();
+        } finally {
+          remove();
+        }
+      },
+    };
+  } catch (err) {
+    remove();
+    throw err;
+  }
 }

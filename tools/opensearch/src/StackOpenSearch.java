@@ -21,7 +21,11 @@ import org.opensearch.node.Node;
  * again while the others keep running (files named stop-node-N / start-node-N).
  *
  * Arguments: --base DIR --nodes N --http-port P --transport-port T --cluster-name NAME
- *            --control DIR [--plugins class1,class2]
+ *            --control DIR [--plugins class1,class2] [--exit-with PID]
+ *
+ * --exit-with: the JVM ends (closing its nodes) when process PID ends. A test's private cluster
+ * passes the test process, so that a test run that is killed, and never reaches its clean-up,
+ * leaves no JVM behind; the stack's own cluster outlives the command that started it.
  */
 public final class StackOpenSearch {
 
@@ -38,6 +42,9 @@ public final class StackOpenSearch {
         final Path control = Paths.get(required(args, "control"));
         final String plugins = args.getOrDefault("plugins", "");
         Files.createDirectories(control);
+        if (args.containsKey("exit-with")) {
+            exitWith(Long.parseLong(args.get("exit-with")));
+        }
 
         final List<String> names = new ArrayList<>();
         final List<String> seeds = new ArrayList<>();
@@ -113,6 +120,15 @@ public final class StackOpenSearch {
             }
             Thread.sleep(300);
         }
+    }
+
+    /** System.exit (which runs the shutdown hook closing the nodes) once process `pid` is gone. */
+    private static void exitWith(final long pid) {
+        final Runnable exit = () -> {
+            System.out.println("[stack-opensearch] process " + pid + " ended: stopping");
+            System.exit(0);
+        };
+        ProcessHandle.of(pid).ifPresentOrElse(p -> p.onExit().thenRun(exit), exit);
     }
 
     private static void handle(final OpenSearchRunner runner, final Path file) throws IOException {
