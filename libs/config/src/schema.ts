@@ -299,8 +299,11 @@ export const envSchema = z.object({
    * Per-account back-off on failed logins (issue 14 point 3), counted per email whether or not an
    * account has it, and whatever the address: after LOGIN_BACKOFF_FREE_FAILURES failures each
    * further one closes sign-in to the email for LOGIN_BACKOFF_BASE_S, doubling up to
-   * LOGIN_BACKOFF_MAX_S (429 with Retry-After meanwhile, even for the right password). Failures
-   * are forgotten LOGIN_FAILURE_MEMORY_S after the last one, or at a successful sign-in or reset.
+   * LOGIN_BACKOFF_MAX_S (429 with Retry-After meanwhile, even for the right password). Each
+   * attempt is counted, atomically, before its password is checked (issue 32), so requests sent
+   * together get no more guesses than requests sent one by one: FREE_FAILURES + 1 before the first
+   * back-off, then one per back-off. Failures are forgotten LOGIN_FAILURE_MEMORY_S after the last
+   * one, or at a successful sign-in or reset; never at the end of a back-off.
    */
   LOGIN_BACKOFF_FREE_FAILURES: int(3, 0, 100),
   LOGIN_BACKOFF_BASE_S: int(30, 1, 3600),

@@ -25,11 +25,6 @@ export async function countSignal(redis: Redis, signal: Signal, id: string): Pro
   return Number((await redis.get(key(signal, id))) ?? 0);
 }
 
-export async function bumpSignal(redis: Redis, signal: Signal, id: string, windowS: number): Promise<void> {
-  const k = key(signal, id);
-  await redis.multi().incr(k).expire(k, windowS, 'NX').exec();
-}
-
 /** Counts one more event and returns the count within the window, this event included (atomic). */
 export async function hitSignal(redis: Redis, signal: Signal, id: string, windowS: number): Promise<number> {
   const k = key(signal, id);
@@ -37,6 +32,22 @@ export async function hitSignal(redis: Redis, signal: Signal, id: string, window
   const [err, count] = res?.[0] ?? [new Error('redis transaction aborted'), null];
   if (err) throw err;
   return Number(count);
+}
+
+// One less, unless the window is gone (nothing to give back then) or already at zero (cleared and
+// counted again meanwhile): a key made here would have no expiry.
+const RELEASE = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then return redis.call('DECR', KEYS[1]) end
+return 0`;
+
+/**
+ * Gives back a count taken with `hitSignal` for an attempt that turned out not to be a failure
+ * (a right password, a refused captcha, a back-off): counting before checking without counting
+ * what was not a failed guess.
+ */
+export async function releaseSignal(redis: Redis, signal: Signal, id: string): Promise<void> {
+  await redis.eval(RELEASE, 1, key(signal, id));
 }
 
 export async function clearSignal(redis: Redis, signal: Signal, id: string): Promise<void> {
