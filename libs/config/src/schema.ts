@@ -194,6 +194,13 @@ export const envSchema = z.object({
   TOKEN_CLOCK_SKEW_S: int(30, 0, 300),
 
   RATE_LIMIT_ADDRESS_PER_MIN: int(600, 1),
+  /**
+   * Per-address limits (the general one, login, captcha, registration, email availability,
+   * password reset, map) count an IPv6 client by this many leading bits of its address, an IPv4
+   * client by its whole address (issue 32 point 6): one subscriber or server holds a whole /64
+   * and can pick any address in it. 64 by default; 48 or 56 where providers hand out larger blocks.
+   */
+  RATE_LIMIT_IPV6_PREFIX: int(64, 16, 128),
   RATE_LIMIT_ACTOR_PER_MIN: int(300, 1),
   RATE_LIMIT_EMAIL_AVAILABILITY_PER_MIN: int(10, 1),
   RATE_LIMIT_LOGIN_PER_MIN: int(10, 1),

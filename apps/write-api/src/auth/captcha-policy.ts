@@ -55,8 +55,8 @@ export async function clearSignal(redis: Redis, signal: Signal, id: string): Pro
 }
 
 /** The address tripped the failed-login threshold: it looks like a robot everywhere. */
-export async function addressLooksAutomated({ redis, config }: CaptchaDeps, ip: string): Promise<boolean> {
-  return (await countSignal(redis, 'login-fail-address', ip)) >= config.CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS;
+export async function addressLooksAutomated({ redis, config }: CaptchaDeps, address: string): Promise<boolean> {
+  return (await countSignal(redis, 'login-fail-address', address)) >= config.CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS;
 }
 
 /**
@@ -97,8 +97,8 @@ export async function checkCaptcha(
 /** A new puzzle for the address, under its per-minute limit. */
 export async function issueCaptcha(
   { redis, config, rateLimiter }: Pick<WriteDeps, 'redis' | 'config' | 'rateLimiter'>,
-  ip: string,
+  address: string,
 ): Promise<CaptchaChallenge> {
-  await rateLimiter.consume('captcha', ip, config.RATE_LIMIT_CAPTCHA_PER_MIN, 60);
+  await rateLimiter.consume('captcha', address, config.RATE_LIMIT_CAPTCHA_PER_MIN, 60);
   return createCaptcha(redis, config.CAPTCHA_TTL_S, config.CAPTCHA_POW_BITS);
 }

@@ -22,13 +22,13 @@ export function createDeletion(deps: DeletionDeps) {
      * Mails a single-use link that confirms the deletion. An empty captcha pair passes until the
      * client looks like a robot (repeated requests, or failed logins from its address).
      */
-    async request(auth: AuthContext, pair: CaptchaPair, ip: string): Promise<void> {
+    async request(auth: AuthContext, pair: CaptchaPair, address: string): Promise<void> {
       // Counted before the captcha decision and the mail, atomically, whatever the outcome (issue
       // 32): requests sent together see each other, so a burst mails no more links than requests
       // sent one by one.
       const requests = await hitSignal(deps.redis, 'delete-account', auth.accountId, 3600);
       const robot =
-        requests > config.CAPTCHA_AFTER_DELETE_REQUESTS_PER_ACCOUNT || (await addressLooksAutomated(deps, ip));
+        requests > config.CAPTCHA_AFTER_DELETE_REQUESTS_PER_ACCOUNT || (await addressLooksAutomated(deps, address));
       await checkCaptcha(deps, robot, pair);
       await inTransaction(database, async (dbTx, jobDb) => {
         const [account] = await dbTx

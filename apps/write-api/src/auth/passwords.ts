@@ -63,11 +63,11 @@ export function createPasswords(deps: PasswordDeps, policy: SignInPolicy) {
      * mail happen in a job. At most RATE_LIMIT_PASSWORD_RESET_PER_HOUR mails go to one address;
      * further requests send nothing. A burst from one network address demands a captcha.
      */
-    async requestReset(body: z.output<typeof PasswordResetRequest>, ip: string): Promise<void> {
+    async requestReset(body: z.output<typeof PasswordResetRequest>, address: string): Promise<void> {
       // Counted before anything else, atomically, whatever the outcome (issue 32): requests sent
       // together see each other, so a burst gets past the captcha no more often than requests sent
       // one by one.
-      const burst = await hitSignal(deps.redis, 'reset-address', ip, 3600);
+      const burst = await hitSignal(deps.redis, 'reset-address', address, 3600);
       await checkCaptcha(deps, burst > config.CAPTCHA_AFTER_RESET_REQUESTS_PER_ADDRESS, body);
 
       const email = normalizeEmail(body.email);

@@ -47,7 +47,7 @@ export function createSignIn(deps: SignInDeps, policy: SignInPolicy) {
      * see each other, so a burst gets no more guesses than the same requests one by one.
      */
     async login(body: z.output<typeof LoginRequest>, client: ClientMeta): Promise<TokenPair> {
-      await deps.rateLimiter.consume('login', client.ip, config.RATE_LIMIT_LOGIN_PER_MIN, 60);
+      await deps.rateLimiter.consume('login', client.address, config.RATE_LIMIT_LOGIN_PER_MIN, 60);
       const email = normalizeEmail(body.email);
       policy.assertAllowed(email);
       const ek = emailKey(email);
@@ -59,7 +59,7 @@ export function createSignIn(deps: SignInDeps, policy: SignInPolicy) {
       const window = config.CAPTCHA_FAILURE_WINDOW_S;
       const [byEmail, byAddress] = await Promise.all([
         hitSignal(redis, 'login-fail-email', ek, window),
-        hitSignal(redis, 'login-fail-address', client.ip, window),
+        hitSignal(redis, 'login-fail-address', client.address, window),
       ]);
       let failed = false;
       let proven = false;
@@ -100,7 +100,7 @@ export function createSignIn(deps: SignInDeps, policy: SignInPolicy) {
         if (!failed) {
           await Promise.all([
             proven ? undefined : releaseSignal(redis, 'login-fail-email', ek),
-            releaseSignal(redis, 'login-fail-address', client.ip),
+            releaseSignal(redis, 'login-fail-address', client.address),
           ]);
         }
       }

@@ -35,7 +35,7 @@ export default async function mapRoutes(app: FastifyInstance, { services, config
   async function mapRateLimit(req: FastifyRequest): Promise<void> {
     let result;
     try {
-      result = await app.rateLimiter.hit('map', req.ip, config.MAP_RATE_LIMIT_PER_MIN, 60);
+      result = await app.rateLimiter.hit('map', req.addressKey, config.MAP_RATE_LIMIT_PER_MIN, 60);
     } catch (err) {
       req.log.warn({ err }, 'rate limiter unavailable; map request let through');
       return;
