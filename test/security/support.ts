@@ -133,3 +133,76 @@ export async function startForwarder(target: { host: string; port: number }) {
     },
   };
 }
+
+/** One HTTP/1.1 request of a burst: JSON body, and the headers that make it this client's. */
+export interface BurstRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface BurstAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: any;
+}
+
+/**
+ * The attack of issue 32: every request on its own socket, written except for its last byte
+ * (the server cannot act on a body it has not finished), then all the last bytes in one
+ * synchronous loop, in the order given. What the server does with them then is as concurrent
+ * as it gets from outside; the answers come back in the order of `requests`.
+ */
+export async function releaseTogether(
+  url: string,
+  requests: BurstRequest[],
+  timeoutMs = 60_000,
+): Promise<BurstAnswer[]> {
+  const { hostname, port } = new URL(url);
+  const held = await Promise.all(
+    requests.map(async (r) => {
+      const body = r.body === undefined ? '' : JSON.stringify(r.body);
+      const head = [
+        `${r.method} ${r.path} HTTP/1.1`,
+        `Host: ${hostname}:${port}`,
+        'Connection: close',
+        ...(body ? ['Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`] : []),
+        ...Object.entries(r.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
+      ];
+      // Without a body the request ends with its blank line: its last "\n" is the held byte.
+      const bytes = Buffer.from(`${head.join('\r\n')}\r\n\r\n${body}`, 'utf8');
+      const socket = net.connect(Number(port), hostname);
+      const chunks: Buffer[] = [];
+      const answer = new Promise<string>((resolve, reject) => {
+        socket.on('data', (c) => chunks.push(c));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      });
+      answer.catch(() => {}); // observed below, after the release
+      await new Promise<void>((resolve, reject) => {
+        socket.once('error', reject);
+        socket.write(bytes.subarray(0, -1), (err) => (err ? reject(err) : resolve()));
+      });
+      return { socket, last: bytes.subarray(-1), answer };
+    }),
+  );
+  for (const h of held) h.socket.write(h.last);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      for (const h of held) h.socket.destroy();
+      reject(new Error(`a burst of ${requests.length} was not answered within ${timeoutMs} ms`));
+    }, timeoutMs);
+  });
+  try {
+    const raw = await Promise.race([Promise.all(held.map((h) => h.answer)), timeout]);
+    return raw.map((r) => {
+      const parsed = parseRaw(r);
+      if (!parsed.status) throw new Error(`no HTTP answer: ${r.slice(0, 200)}`);
+      return parsed;
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}

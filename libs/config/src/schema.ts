@@ -194,6 +194,13 @@ export const envSchema = z.object({
   TOKEN_CLOCK_SKEW_S: int(30, 0, 300),
 
   RATE_LIMIT_ADDRESS_PER_MIN: int(600, 1),
+  /**
+   * Per-address limits (the general one, login, captcha, registration, email availability,
+   * password reset, map) count an IPv6 client by this many leading bits of its address, an IPv4
+   * client by its whole address (issue 32 point 6): one subscriber or server holds a whole /64
+   * and can pick any address in it. 64 by default; 48 or 56 where providers hand out larger blocks.
+   */
+  RATE_LIMIT_IPV6_PREFIX: int(64, 16, 128),
   RATE_LIMIT_ACTOR_PER_MIN: int(300, 1),
   RATE_LIMIT_EMAIL_AVAILABILITY_PER_MIN: int(10, 1),
   RATE_LIMIT_LOGIN_PER_MIN: int(10, 1),
@@ -305,8 +312,11 @@ export const envSchema = z.object({
    * Per-account back-off on failed logins (issue 14 point 3), counted per email whether or not an
    * account has it, and whatever the address: after LOGIN_BACKOFF_FREE_FAILURES failures each
    * further one closes sign-in to the email for LOGIN_BACKOFF_BASE_S, doubling up to
-   * LOGIN_BACKOFF_MAX_S (429 with Retry-After meanwhile, even for the right password). Failures
-   * are forgotten LOGIN_FAILURE_MEMORY_S after the last one, or at a successful sign-in or reset.
+   * LOGIN_BACKOFF_MAX_S (429 with Retry-After meanwhile, even for the right password). Each
+   * attempt is counted, atomically, before its password is checked (issue 32), so requests sent
+   * together get no more guesses than requests sent one by one: FREE_FAILURES + 1 before the first
+   * back-off, then one per back-off. Failures are forgotten LOGIN_FAILURE_MEMORY_S after the last
+   * one, or at a successful sign-in or reset; never at the end of a back-off.
    */
   LOGIN_BACKOFF_FREE_FAILURES: int(3, 0, 100),
   LOGIN_BACKOFF_BASE_S: int(30, 1, 3600),

@@ -30,5 +30,6 @@ export {
 } from './schemas.ts';
 export { runHttpServer, packageVersion } from './start.ts';
 export { publicBaseUrl } from './public-url.ts';
+export { addressGroup } from './address.ts';
 export { addGauge } from './metrics.ts';
 export type { OperationExample } from './openapi/example.ts';

@@ -12,6 +12,7 @@ import { AppError } from './errors/app-error.ts';
 import { envelope } from './errors/envelope.ts';
 import { normalizeError } from './errors/normalize.ts';
 import { genRequestId } from './request-id.ts';
+import { addressGroup } from './address.ts';
 import { negotiateLanguage, type Lang } from './language.ts';
 import { createCursorCodec, type CursorCodec } from './cursor.ts';
 import { appliedLimits, rateLimitHeaders, RateLimiter, type AppliedLimit } from './rate-limit.ts';
@@ -40,6 +41,12 @@ declare module 'fastify' {
     /** The rate limits this request was counted against, for its `RateLimit` headers. */
     rateLimits: AppliedLimit[];
     lang: Lang;
+    /**
+     * The client as per-address limits count it: its IPv4 address, or the IPv6 prefix of
+     * `RATE_LIMIT_IPV6_PREFIX` bits it belongs to (`addressGroup`). `req.ip` stays the exact
+     * address, for what is shown to people (a session's last address).
+     */
+    addressKey: string;
     /** Id of the signed-in account, set by the auth guard; null when anonymous. */
     actorId: string | null;
   }
@@ -115,6 +122,12 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
   app.decorateRequest('lang', 'en');
   app.decorateRequest('actorId', null);
   app.decorateRequest('rateLimits', null as unknown as AppliedLimit[]);
+  const v6Prefix = config.RATE_LIMIT_IPV6_PREFIX;
+  app.decorateRequest('addressKey', {
+    getter(this: FastifyRequest) {
+      return addressGroup(this.ip, v6Prefix);
+    },
+  });
   const cors = createCors(config);
   app.decorate('metrics', createMetrics(app, runtime));
 
@@ -166,7 +179,7 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
     // A preflight costs nothing and comes before most browser requests: counting it would halve
     // a browser client's budget.
     if (req.routeOptions.config?.rateLimitExempt || req.method === 'OPTIONS') return;
-    await limit(app, req, 'address', req.ip, config.RATE_LIMIT_ADDRESS_PER_MIN);
+    await limit(app, req, 'address', req.addressKey, config.RATE_LIMIT_ADDRESS_PER_MIN);
   });
   // After route guards have found the actor (they run in onRequest/preValidation).
   app.addHook('preHandler', async (req) => {

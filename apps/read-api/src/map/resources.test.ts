@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseMapPath } from './resources.ts';
+import { isActiveContentType, looksLikeMarkup, parseMapPath } from './resources.ts';
 
 const parse = (p: string, maxZoom = 14) => parseMapPath(p, { maxZoom });
 
 describe('map resource allow-list (pure)', () => {
-  it('names the kind, the upstream path and the fallback content type of each allowed shape', () => {
+  it('names the kind, the upstream path and the fixed content type of each allowed shape', () => {
     expect(parse('style.json')).toEqual({ kind: 'style', upstreamPath: 'style.json', contentType: 'application/json' });
     expect(parse('tiles.json')?.kind).toBe('tilejson');
     expect(parse('relief.json')?.kind).toBe('relief_tilejson');
@@ -66,5 +66,63 @@ describe('map resource allow-list (pure)', () => {
     ]) {
       expect(parse(p), p).toBeNull();
     }
+  });
+});
+
+describe('what the proxy refuses from the provider (issue 32 point 4)', () => {
+  it('refuses types a browser runs or renders as a document, in any case and with parameters', () => {
+    for (const type of [
+      'text/html',
+      'TEXT/HTML; charset=utf-8',
+      ' text/html',
+      'application/xhtml+xml',
+      'image/svg+xml',
+      'text/xml',
+      'application/xml',
+      'application/rss+xml',
+      'text/javascript',
+      'application/javascript',
+      'text/css',
+      'multipart/x-mixed-replace; boundary=x',
+      ['text/html'],
+    ]) {
+      expect(isActiveContentType(type), String(type)).toBe(true);
+    }
+    for (const type of [
+      undefined,
+      'application/json',
+      'application/x-protobuf',
+      'application/vnd.mapbox-vector-tile',
+      'application/octet-stream',
+      'binary/octet-stream',
+      'image/png',
+      'image/webp',
+      'text/plain',
+    ]) {
+      expect(isActiveContentType(type), String(type)).toBe(false);
+    }
+  });
+
+  it('recognises markup from its first bytes, and no map resource as markup', () => {
+    const yes = [
+      '<!DOCTYPE html><p>',
+      '\ufeff  <html>',
+      '\n\t<script>alert(1)</script>',
+      '<svg onload=x>',
+      '<?xml version="1.0"?>',
+      '<!-- x -->',
+      '<a href=x>',
+    ];
+    for (const text of yes) expect(looksLikeMarkup(Buffer.from(text, 'utf8')), text).toBe(true);
+    const no = [
+      Buffer.from('{"version":8,"layers":[]}'),
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.from('RIFF\0\0\0\0WEBPVP8 '),
+      Buffer.from([0x1a, 0x03, 0x61, 0x62, 0x63]),
+      Buffer.from([0x1f, 0x8b, 0x08, 0x00]),
+      Buffer.from('< 3 is not a tag'),
+      Buffer.alloc(0),
+    ];
+    for (const bytes of no) expect(looksLikeMarkup(bytes), bytes.toString('hex')).toBe(false);
   });
 });

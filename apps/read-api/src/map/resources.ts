@@ -23,7 +23,11 @@ export interface MapResource {
   kind: MapResourceKind;
   /** Path to append to the upstream base URL, re-encoded segment by segment. */
   upstreamPath: string;
-  /** Content type to send when the upstream names none. */
+  /**
+   * The content type the proxy answers with, fixed by the kind and extension, whatever the
+   * upstream names (issue 32 point 4): a provider's word never decides how a browser reads a
+   * body served from the API's origin.
+   */
   contentType: string;
 }
 
@@ -120,4 +124,36 @@ export function parseMapPath(raw: string, opts: { maxZoom: number }): MapResourc
   }
 
   return null;
+}
+
+/**
+ * Upstream content types that are never a map resource and that a browser would run or render as
+ * a document: HTML, XML (SVG included), scripts, style sheets. Such an answer is refused (502),
+ * whatever the path asked for (issue 32 point 4: a provider's HTML ran on the API's origin).
+ */
+const ACTIVE_TYPE =
+  /^(text\/(html|xml|javascript|ecmascript|css|xsl)|application\/(xhtml\+xml|xml|javascript|ecmascript|x-javascript)|image\/svg\+xml|[a-z0-9.+-]+\/[a-z0-9.-]+\+xml|multipart\/)/;
+
+export function isActiveContentType(contentType: string | string[] | undefined): boolean {
+  if (contentType === undefined) return false;
+  const first = Array.isArray(contentType) ? contentType.join(',') : contentType;
+  return ACTIVE_TYPE.test(first.trim().toLowerCase());
+}
+
+/**
+ * Whether the first bytes of an uncompressed body are markup a browser would take for a
+ * document (`<!doctype`, `<html`, `<script`, `<svg`, `<?xml`, ...), after an optional byte order
+ * mark and white space: a provider that mislabels its HTML is refused too. No style, TileJSON,
+ * tile, glyph range or sprite starts that way (JSON starts with `{`, PNG and WebP with their
+ * signatures, protobuf with a field tag).
+ */
+export function looksLikeMarkup(head: Uint8Array): boolean {
+  const text = Buffer.from(head.subarray(0, 256))
+    .toString('latin1')
+    .replace(/^(\xef\xbb\xbf|\xfe\xff|\xff\xfe)/, '')
+    .trimStart()
+    .toLowerCase();
+  return /^<(!doctype|!--|\?xml|html|head|body|script|svg|iframe|meta|title|div|a[\s>]|img|object|embed|style|base|form)/.test(
+    text,
+  );
 }

@@ -4,9 +4,11 @@ import { AppError } from '@guest/http-kit';
 /** Request headers passed to the provider: content negotiation and conditional requests only. */
 const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-encoding', 'if-none-match', 'if-modified-since'] as const;
 
-/** Response headers passed back: the body's type and encoding and everything caching needs. */
+/**
+ * Response headers passed back: the body's encoding and everything caching needs. Never its
+ * Content-Type: the proxy names the type of each resource kind itself (issue 32 point 4).
+ */
 export const PASSED_RESPONSE_HEADERS = [
-  'content-type',
   'content-encoding',
   'content-length',
   'cache-control',

@@ -25,11 +25,6 @@ export async function countSignal(redis: Redis, signal: Signal, id: string): Pro
   return Number((await redis.get(key(signal, id))) ?? 0);
 }
 
-export async function bumpSignal(redis: Redis, signal: Signal, id: string, windowS: number): Promise<void> {
-  const k = key(signal, id);
-  await redis.multi().incr(k).expire(k, windowS, 'NX').exec();
-}
-
 /** Counts one more event and returns the count within the window, this event included (atomic). */
 export async function hitSignal(redis: Redis, signal: Signal, id: string, windowS: number): Promise<number> {
   const k = key(signal, id);
@@ -39,13 +34,29 @@ export async function hitSignal(redis: Redis, signal: Signal, id: string, window
   return Number(count);
 }
 
+// One less, unless the window is gone (nothing to give back then) or already at zero (cleared and
+// counted again meanwhile): a key made here would have no expiry.
+const RELEASE = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then return redis.call('DECR', KEYS[1]) end
+return 0`;
+
+/**
+ * Gives back a count taken with `hitSignal` for an attempt that turned out not to be a failure
+ * (a right password, a refused captcha, a back-off): counting before checking without counting
+ * what was not a failed guess.
+ */
+export async function releaseSignal(redis: Redis, signal: Signal, id: string): Promise<void> {
+  await redis.eval(RELEASE, 1, key(signal, id));
+}
+
 export async function clearSignal(redis: Redis, signal: Signal, id: string): Promise<void> {
   await redis.del(key(signal, id));
 }
 
 /** The address tripped the failed-login threshold: it looks like a robot everywhere. */
-export async function addressLooksAutomated({ redis, config }: CaptchaDeps, ip: string): Promise<boolean> {
-  return (await countSignal(redis, 'login-fail-address', ip)) >= config.CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS;
+export async function addressLooksAutomated({ redis, config }: CaptchaDeps, address: string): Promise<boolean> {
+  return (await countSignal(redis, 'login-fail-address', address)) >= config.CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS;
 }
 
 /**
@@ -86,8 +97,8 @@ export async function checkCaptcha(
 /** A new puzzle for the address, under its per-minute limit. */
 export async function issueCaptcha(
   { redis, config, rateLimiter }: Pick<WriteDeps, 'redis' | 'config' | 'rateLimiter'>,
-  ip: string,
+  address: string,
 ): Promise<CaptchaChallenge> {
-  await rateLimiter.consume('captcha', ip, config.RATE_LIMIT_CAPTCHA_PER_MIN, 60);
+  await rateLimiter.consume('captcha', address, config.RATE_LIMIT_CAPTCHA_PER_MIN, 60);
   return createCaptcha(redis, config.CAPTCHA_TTL_S, config.CAPTCHA_POW_BITS);
 }

@@ -8,7 +8,7 @@ import { erasePersonalProfileData } from '../me/store.ts';
 import { consumeEmailToken, issueEmailToken } from './email-tokens.ts';
 import { deleteAccountMail } from './mails.ts';
 import { announceClosed, closeSessions } from './sessions.ts';
-import { addressLooksAutomated, bumpSignal, checkCaptcha, countSignal, type CaptchaPair } from './captcha-policy.ts';
+import { addressLooksAutomated, checkCaptcha, hitSignal, type CaptchaPair } from './captcha-policy.ts';
 
 const { accounts, sessions, emailTokens, mailOutbox } = schema;
 
@@ -22,12 +22,14 @@ export function createDeletion(deps: DeletionDeps) {
      * Mails a single-use link that confirms the deletion. An empty captcha pair passes until the
      * client looks like a robot (repeated requests, or failed logins from its address).
      */
-    async request(auth: AuthContext, pair: CaptchaPair, ip: string): Promise<void> {
+    async request(auth: AuthContext, pair: CaptchaPair, address: string): Promise<void> {
+      // Counted before the captcha decision and the mail, atomically, whatever the outcome (issue
+      // 32): requests sent together see each other, so a burst mails no more links than requests
+      // sent one by one.
+      const requests = await hitSignal(deps.redis, 'delete-account', auth.accountId, 3600);
       const robot =
-        (await countSignal(deps.redis, 'delete-account', auth.accountId)) >=
-          config.CAPTCHA_AFTER_DELETE_REQUESTS_PER_ACCOUNT || (await addressLooksAutomated(deps, ip));
+        requests > config.CAPTCHA_AFTER_DELETE_REQUESTS_PER_ACCOUNT || (await addressLooksAutomated(deps, address));
       await checkCaptcha(deps, robot, pair);
-      await bumpSignal(deps.redis, 'delete-account', auth.accountId, 3600);
       await inTransaction(database, async (dbTx, jobDb) => {
         const [account] = await dbTx
           .select({ email: accounts.email, firstName: accounts.firstName })

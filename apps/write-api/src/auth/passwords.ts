@@ -9,7 +9,7 @@ import type { PasswordResetRequest } from './schemas.ts';
 import { emailKey, normalizeEmail } from './email.ts';
 import { consumeEmailToken, invalidToken, peekEmailToken } from './email-tokens.ts';
 import { announceClosed, closeSessions } from './sessions.ts';
-import { bumpSignal, checkCaptcha, countSignal } from './captcha-policy.ts';
+import { checkCaptcha, hitSignal } from './captcha-policy.ts';
 import { clearFailures } from './login-backoff.ts';
 import { PASSWORD_RESET_QUEUE, type PasswordResetJob } from './password-reset-job.ts';
 import type { SignInPolicy } from './sign-in-policy.ts';
@@ -63,10 +63,12 @@ export function createPasswords(deps: PasswordDeps, policy: SignInPolicy) {
      * mail happen in a job. At most RATE_LIMIT_PASSWORD_RESET_PER_HOUR mails go to one address;
      * further requests send nothing. A burst from one network address demands a captcha.
      */
-    async requestReset(body: z.output<typeof PasswordResetRequest>, ip: string): Promise<void> {
-      const burst = await countSignal(deps.redis, 'reset-address', ip);
-      await checkCaptcha(deps, burst >= config.CAPTCHA_AFTER_RESET_REQUESTS_PER_ADDRESS, body);
-      await bumpSignal(deps.redis, 'reset-address', ip, 3600);
+    async requestReset(body: z.output<typeof PasswordResetRequest>, address: string): Promise<void> {
+      // Counted before anything else, atomically, whatever the outcome (issue 32): requests sent
+      // together see each other, so a burst gets past the captcha no more often than requests sent
+      // one by one.
+      const burst = await hitSignal(deps.redis, 'reset-address', address, 3600);
+      await checkCaptcha(deps, burst > config.CAPTCHA_AFTER_RESET_REQUESTS_PER_ADDRESS, body);
 
       const email = normalizeEmail(body.email);
       // Counted for every address, known or not, so the limit itself reveals nothing.

@@ -43,8 +43,8 @@ export function createRegistration(deps: RegistrationDeps, policy: SignInPolicy)
 
   return {
     /** Whether the email can still be registered, under a strict per-address limit. */
-    async isEmailAvailable(rawEmail: string, ip: string): Promise<boolean> {
-      await deps.rateLimiter.consume('email-availability', ip, config.RATE_LIMIT_EMAIL_AVAILABILITY_PER_MIN, 60);
+    async isEmailAvailable(rawEmail: string, address: string): Promise<boolean> {
+      await deps.rateLimiter.consume('email-availability', address, config.RATE_LIMIT_EMAIL_AVAILABILITY_PER_MIN, 60);
       if (!Email.safeParse(rawEmail.trim()).success) {
         throw errors.validation('email', 'Not an email address.', { reason: 'invalid_email' });
       }
@@ -61,7 +61,7 @@ export function createRegistration(deps: RegistrationDeps, policy: SignInPolicy)
       // Every attempt from the address counts toward the burst, whatever its outcome (taken email,
       // broken rule, success), and before any work: probing which emails exist, or making the
       // server hash passwords, is not free beyond the burst.
-      const attempts = await hitSignal(deps.redis, 'register-address', client.ip, 3600);
+      const attempts = await hitSignal(deps.redis, 'register-address', client.address, 3600);
       await checkCaptcha(deps, attempts > config.CAPTCHA_AFTER_REGISTRATIONS_PER_ADDRESS, body);
 
       if (!body.accept_terms) {

@@ -12,7 +12,7 @@ import { restrictAccount, type NewRestriction } from './restrictions.ts';
 export function createAuthService(deps: WriteDeps) {
   const policy = createSignInPolicy(deps);
   return {
-    captcha: { issue: (ip: string) => issueCaptcha(deps, ip) },
+    captcha: { issue: (address: string) => issueCaptcha(deps, address) },
     registration: createRegistration(deps, policy),
     signIn: createSignIn(deps, policy),
     sessions: createSessionControl(deps),

@@ -9,7 +9,10 @@ import type { TokenPairResponse } from './schemas.ts';
 const { sessions } = schema;
 
 export interface ClientMeta {
+  /** The exact address, kept with the session and shown to its owner. */
   ip: string;
+  /** The address as per-address limits count it (`req.addressKey`: an IPv6 client by its /64). */
+  address: string;
   userAgent: string | null;
 }
 

@@ -836,7 +836,7 @@ export interface paths {
     };
     /**
      * Map resources through the API (style, TileJSON, tiles, fonts, sprites, relief)
-     * @description Passes one resource of the map provider through: the body is streamed unchanged with its caching headers, and `If-None-Match` / `If-Modified-Since` are forwarded, so 304 comes back as the provider sends it. Cache tiles exactly as on the direct route. This is the fallback when the provider is unreachable from the client. Only the path shapes listed for `path` are served; any other path, and any path with `..`, `//`, backslashes or encoded slashes, is 404 without contacting the provider. The query string is ignored. Map resources count against their own per-address rate limit. Errors: `not_found` (404), `rate_limited` (429), `bad_gateway` (502), `gateway_timeout` (504) — 404 also when the provider has no such resource, 502 when it fails or cannot be reached, 504 when it does not answer in time.
+     * @description Passes one resource of the map provider through: the body is streamed unchanged with its caching headers, and `If-None-Match` / `If-Modified-Since` are forwarded, so 304 comes back as the provider sends it. Cache tiles exactly as on the direct route. This is the fallback when the provider is unreachable from the client. Only the path shapes listed for `path` are served; any other path, and any path with `..`, `//`, backslashes or encoded slashes, is 404 without contacting the provider. The query string is ignored. Map resources count against their own per-address rate limit. Every answer has `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`; the Content-Type is the one of the resource kind (see the 200 answer), and a provider's HTML, XML or script is refused with 502. Errors: `not_found` (404), `rate_limited` (429), `bad_gateway` (502), `gateway_timeout` (504) — 404 also when the provider has no such resource, 502 when it fails or cannot be reached, 504 when it does not answer in time.
      */
     get: operations['getMapResource'];
     put?: never;
@@ -8799,7 +8799,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The provider's body as is (JSON style or TileJSON, protobuf or image tile, glyph range, sprite), streamed, with its Content-Type, Content-Encoding, Cache-Control, ETag, Last-Modified, Expires and Vary. */
+      /** @description The provider's body as is (JSON style or TileJSON, protobuf or image tile, glyph range, sprite), streamed, with its Content-Encoding, Cache-Control, ETag, Last-Modified, Expires and Vary. The Content-Type is fixed by the resource kind: `application/json` for `style.json`, `tiles.json`, `relief.json` and sprite JSON, `application/x-protobuf` for vector tiles and glyph ranges, `image/png` or `image/webp` for raster tiles and sprite images. */
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];

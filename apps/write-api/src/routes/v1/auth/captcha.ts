@@ -37,7 +37,7 @@ export default async function captcha(app: FastifyInstance, { services }: WriteR
       },
     },
     async (req) => {
-      const c = await services.auth.captcha.issue(req.ip);
+      const c = await services.auth.captcha.issue(req.addressKey);
       return {
         captcha_id: c.captchaId,
         background: c.background,

@@ -25,7 +25,7 @@ export default async function deleteRequest(app: FastifyInstance, { services }: 
     },
     async (req, reply) => {
       const pair = req.body ?? { captcha_id: '', captcha_answer: '', captcha_nonce: '' };
-      await services.auth.deletion.request(authOf(req), pair, req.ip);
+      await services.auth.deletion.request(authOf(req), pair, req.addressKey);
       // Empty body (spec): nothing is serialized when the payload is undefined.
       return reply.code(202).send(undefined as never);
     },

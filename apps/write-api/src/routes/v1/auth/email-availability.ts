@@ -17,6 +17,6 @@ export default async function emailAvailability(app: FastifyInstance, { services
         response: { 200: EmailAvailabilityResponse, ...errorResponses(400, 429, 500) },
       },
     },
-    async (req) => ({ available: await services.auth.registration.isEmailAvailable(req.query.email, req.ip) }),
+    async (req) => ({ available: await services.auth.registration.isEmailAvailable(req.query.email, req.addressKey) }),
   );
 }

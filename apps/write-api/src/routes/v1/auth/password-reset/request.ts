@@ -22,7 +22,7 @@ export default async function passwordResetRequest(app: FastifyInstance, { servi
       },
     },
     async (req, reply) => {
-      await services.auth.passwords.requestReset(req.body, req.ip);
+      await services.auth.passwords.requestReset(req.body, req.addressKey);
       // Empty body (spec): nothing is serialized when the payload is undefined.
       return reply.code(202).send(undefined as never);
     },
