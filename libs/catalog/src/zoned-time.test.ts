@@ -21,6 +21,7 @@ describe('zoned time (pure)', () => {
     expect(zonedInstant('2027-01-10', '09:00', 'Asia/Kathmandu')).toBe('2027-01-10T03:15:00Z');
   });
 
+  // About 18,000 instants against Luxon: seconds alone, several times that on a loaded 2-core machine.
   it('agrees with Luxon: given every hour (every half hour at night) of every third day of 2027 in zones with and without DST, then each is the same instant, the earlier one where a fall-back shows it twice', () => {
     const zones = ['Asia/Bangkok', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'America/Santiago'];
     let checked = 0;
@@ -48,7 +49,7 @@ describe('zoned time (pure)', () => {
     }
     expect(checked).toBe(5 * 122 * (10 + 19));
     expect(shownTwice, 'the sample crosses fall-back nights').toBeGreaterThan(0);
-  });
+  }, 60_000);
 
   it('calendar arithmetic: given month, year and leap-day edges, then days and weekdays follow the calendar', () => {
     expect(addDays('2028-02-28', 1)).toBe('2028-02-29');

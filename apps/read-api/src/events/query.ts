@@ -75,12 +75,10 @@ export function eventTextFilters(
   return [...filter, ...must, ...kept];
 }
 
-/** The relaxed words of `q` (see `planClauses`), and whether only places bind besides them. */
-export function eventRelaxedWords(f: EventFilters): { words: PlanWord[]; placesOnly: boolean } {
+/** The relaxed words of `q` (see `planClauses`). */
+export function eventRelaxedWords(f: EventFilters): PlanWord[] {
   const p = f.q ? planOrWords(f.q, f.plan) : null;
-  if (!p) return { words: [], placesOnly: false };
-  const { relaxed, placesOnly } = planClauses(p, EVENT_TARGETS, { intentsBind: f.intentsBind });
-  return { words: relaxed, placesOnly };
+  return p ? planClauses(p, EVENT_TARGETS, { intentsBind: f.intentsBind }).relaxed : [];
 }
 
 /** How many occurrences in the scope, without the relaxed words, have each of them (`w0`, `w1`, … in order). */

@@ -75,7 +75,7 @@ export function createEventsService(deps: EventsServiceDeps) {
     const days: Q = intents.days ? { ...q, ...intents.days } : q;
     let filters = intents.filters;
     if (filters.plan?.elsewhere.length) return { filters, q: days, unmatched: filters.plan.elsewhere };
-    const { words: relaxed, placesOnly } = eventRelaxedWords(filters);
+    const relaxed = eventRelaxedWords(filters);
     if (!relaxed.length) return { filters, q: days, unmatched: [] };
     const window = listWindow(
       { ...days, days: days.days ?? config.EVENTS_HORIZON_DAYS },
@@ -86,8 +86,7 @@ export function createEventsService(deps: EventsServiceDeps) {
     const res = await deps.engine.search(deps.index, relaxedWordsQuery({ filters, window, today, now }, relaxed));
     const buckets = (res.aggregations?.words?.buckets ?? {}) as Record<string, { doc_count: number }>;
     const has = (i: number) => (buckets[`w${i}`]?.doc_count ?? 0) > 0;
-    // When only places bind, a word no event there has is what was asked for: kept, it empties the list.
-    filters = { ...filters, keptWords: relaxed.filter((_, i) => placesOnly || has(i)).map((w) => w.text) };
+    filters = { ...filters, keptWords: relaxed.filter((_, i) => has(i)).map((w) => w.text) };
     return { filters, q: days, unmatched: relaxed.filter((_, i) => !has(i)).map((w) => w.text) };
   }
   return {

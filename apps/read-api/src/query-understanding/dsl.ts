@@ -72,12 +72,6 @@ export interface PlanClauses {
    * first; those no result has are reported to the client.
    */
   relaxed: PlanWord[];
-  /**
-   * Only places bind: nothing says *what* is wanted but the relaxed words, so when one of them
-   * matches nothing, the guest asked for something the catalog does not have ("helicopter tour
-   * Phuket") and the answer is empty, not every listing of the place.
-   */
-  placesOnly: boolean;
 }
 
 /**
@@ -105,8 +99,7 @@ export function planClauses(
   if (plan.words.length > 1) {
     should.push({ match_phrase: { text_all: { query: plan.words.map((w) => w.text).join(' '), slop: 1, boost: 2 } } });
   }
-  const placesOnly = plan.placeIds.length > 0 && named.length === 0 && !opts.intentsBind;
-  return { must, should, filter, relaxed, placesOnly };
+  return { must, should, filter, relaxed };
 }
 
 /** Whether the plan scores anything (otherwise a "relevance" order has nothing to rank by). */

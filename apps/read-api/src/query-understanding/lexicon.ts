@@ -49,6 +49,8 @@ export type KindFilters = Record<string, Record<string, unknown>>;
 export interface IntentEffect {
   /** The listing kind it asks for. */
   kind?: string;
+  /** The kind it means when nothing else in the query names one ("tour": experiences; "boat tour": a boat). */
+  defaultKind?: string;
   /** Listing filters, per kind (the first kind is the one meant when the query names none). */
   listings?: KindFilters;
   /** With `keep`, kinds the filters do not concern are kept as they are. */
@@ -63,6 +65,8 @@ export interface IntentEffect {
   near?: boolean;
   /** Codes it names as well ("party villa" is a villa): each a word of the query that selects by its code. */
   codes?: VocabularyHit[];
+  /** A need, not a preference: the related listings keep its filter too (pets, parties, a diet). */
+  hard?: boolean;
 }
 
 export interface IntentSpec extends IntentEffect {
@@ -79,6 +83,8 @@ export interface IntentData {
   intents: Record<string, IntentSpec>;
   numbers: Record<string, Record<string, number>>;
   patterns: PatternSpec[];
+  /** Codes a guest takes for one another (an apartment for a condo): they rank first among related listings. */
+  siblings?: Partial<Record<VocabularyHit['field'], Record<string, string[]>>>;
 }
 
 /** mappings/places-elsewhere.json: names of destinations the catalog does not serve, by language. */
@@ -131,9 +137,13 @@ export interface Lexicon {
   elsewhere: Set<string>;
   /** Thai and Chinese words and phrases of every list below, longest first: cut out of unspaced runs too. */
   unspacedWords: string[];
+  /** The same words by their first letter (a Thai word never starts with a tone mark). */
+  wordsByFirst: Map<string, string[]>;
   vocabulary: Map<string, VocabularyHit[]>;
   /** Kinds a category or amenity concerns (`category:diving` → experience). */
   codeKinds: Map<string, string[]>;
+  /** `field:code` → the codes a guest takes for it (intents.json `siblings`). */
+  siblings: Map<string, VocabularyHit[]>;
   intents: Map<string, Array<{ id: string; effect: IntentEffect }>>;
   patterns: Array<{ re: RegExp; effect: PatternSpec }>;
   /** Number words → numbers (two → 2, две → 2, 两 → 2). */
@@ -291,6 +301,19 @@ export function buildLexicon(input: {
     }
   }
 
+  const siblings = new Map<string, VocabularyHit[]>();
+  for (const [field, byCode] of Object.entries(intentData.siblings ?? {}) as Array<
+    [VocabularyHit['field'], Record<string, string[] | string>]
+  >) {
+    for (const [code, others] of Object.entries(byCode)) {
+      if (Array.isArray(others))
+        siblings.set(
+          `${field}:${code}`,
+          others.map((o) => ({ field, code: o })),
+        );
+    }
+  }
+
   const patterns = intentData.patterns.map((p) => ({ re: new RegExp(p.re, 'gu'), effect: p }));
   const numbers = new Map<string, number>();
   for (const byWord of Object.values(intentData.numbers))
@@ -302,6 +325,11 @@ export function buildLexicon(input: {
   ]
     .filter((k) => !k.includes(' ') && isUnspaced(k) && (longEnoughInside(k) || (isHan(k) && stop.has(k))))
     .sort((a, b) => [...b].length - [...a].length || a.localeCompare(b));
+  // For cutting runs into words: the words above, and the short Thai and Chinese names too short
+  // to look for inside a run on their own (ปาย), which only count where the rest are words.
+  const wordsByFirst = new Map<string, string[]>();
+  const shortNames = [...placeKeys.keys(), ...elsewhere].filter((k) => !k.includes(' ') && isUnspaced(k));
+  for (const w of new Set([...unspacedWords, ...shortNames])) addTo(wordsByFirst, w[0]!, w);
   const wordSounds = new Map<string, string>();
   for (const k of [...intents.keys(), ...vocabulary.keys()]) {
     if (!isHan(k) || [...k].length < 2) continue;
@@ -324,8 +352,10 @@ export function buildLexicon(input: {
     unspacedPlaceNames,
     elsewhere,
     unspacedWords,
+    wordsByFirst,
     vocabulary,
     codeKinds,
+    siblings,
     intents,
     patterns,
     numbers,

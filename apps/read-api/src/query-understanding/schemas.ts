@@ -11,7 +11,7 @@ export const UnmatchedTerms = z.array(z.string()).meta({
     '"near the beach", "with kids", "cheap") select; its other words only rank when something else selects, so ' +
     'one word the catalog lacks does not empty the answer ("quiet villa Kata sunset" lists the villas of Kata, ' +
     'quiet ones first, and names "sunset" here). Named here with an empty answer: a word for something specific ' +
-    'the catalog does not offer ("golf"), a destination it does not serve ("Bali"), and the one word beside a place ' +
-    'that nothing there has ("zorbing Chalong"). Empty when every word matched; the same on every page.',
+    'the catalog does not offer ("golf") and a destination it does not serve ("Bali"). Empty when every word ' +
+    'matched; the same on every page.',
   example: ['sunset'],
 });

@@ -92,8 +92,11 @@ describe('places in q: any language, aliases, exactly', () => {
       // นวดแผนไทย (Thai massage) is a known phrase of the massage category, cut out whole.
       words: [{ text: 'นวดแผนไทย', vocabulary: [{ field: 'category', code: 'massage' }] }],
     });
-    // 租 (rent, generic) is cut out of 租摩托车; the engine's dictionary knows 摩托车 (scooter).
-    expect(understand('租摩托车', lexicon).words).toMatchObject([{ text: '租', generic: true }, { text: '摩托车' }]);
+    // 租 (rent) is cut out of 租摩托车: it says rentals (the kind when nothing names one); 摩托车 is a scooter.
+    expect(understand('租摩托车', lexicon)).toMatchObject({
+      intents: [{ id: 'rental', effect: { defaultKind: 'transport' } }],
+      words: [{ text: '摩托车', vocabulary: [{ field: 'category', code: 'scooter_rental' }] }],
+    });
     expect(understand('普吉潜水', lexicon)).toMatchObject({ placeIds: [1], words: [{ text: '潜水' }] });
     expect(understand('ภูเก็ตวิลล่า', lexicon)).toMatchObject({ placeIds: [1], words: [{ text: 'วิลล่า' }] });
     // The longer name first: เมืองภูเก็ต is Phuket Town, not Phuket.
@@ -122,21 +125,21 @@ describe('the other words: vocabulary, synonyms, generic words', () => {
     expect(understand('бассейн', lexicon).words[0]!.vocabulary).toEqual([{ field: 'amenity', code: 'pool' }]);
   });
 
-  it('synonyms are alternatives; generic words never empty an answer', () => {
+  it('generic words only say which kind is meant, when nothing else does; they never empty an answer', () => {
     const plan = understand('yacht tour', lexicon);
     expect(plan.words).toMatchObject([
       { text: 'yacht', generic: false, vocabulary: [{ field: 'category', code: 'boat_charter' }] },
-      { text: 'tour', generic: true },
     ]);
-    expect(plan.words[1]!.alternatives).toContain('trip');
-    const rent = understand('villa for rent', lexicon).words;
-    expect(rent.find((w) => w.text === 'for rent')).toMatchObject({ generic: true });
-    expect(rent.find((w) => w.text === 'villa')).toMatchObject({
+    expect(plan.intents).toMatchObject([{ id: 'tour', effect: { defaultKind: 'experience' } }]);
+    const rent = understand('villa for rent', lexicon);
+    expect(rent.intents.map((i) => i.id)).toEqual(['rental']);
+    expect(rent.words.find((w) => w.text === 'villa')).toMatchObject({
       generic: false,
       vocabulary: expect.arrayContaining([{ field: 'property_type', code: 'villa' }]),
     });
     // Only generic words: then they are what is asked for.
-    expect(understand('rental', lexicon).words).toMatchObject([{ text: 'rental', generic: false }]);
+    expect(understand('lessons', lexicon).words).toMatchObject([{ text: 'lessons', generic: false }]);
+    expect(understand('rental', lexicon).intents.map((i) => i.id)).toEqual(['rental']);
   });
 });
 
@@ -189,6 +192,8 @@ describe('intents: phrases in four languages stand for the filters of the API (m
 
 describe('what the catalog does not serve: destinations elsewhere and specific things', () => {
   it('a destination elsewhere is no place here, in any language and inside unspaced text', () => {
+    // A short name left between known words: ที่พัก (a place to stay) + ปาย (Pai).
+    expect(understand('ที่พักปาย', lexicon).elsewhere).toEqual(['ปาย']);
     for (const q of ['Koh Tao diving', 'ко тао дайвинг', 'ดำน้ำเกาะเต่า', '巴厘岛别墅']) {
       const plan = understand(q, lexicon);
       expect(plan.elsewhere.length, q).toBe(1);

@@ -43,6 +43,8 @@ export interface PlanWord {
   specific?: boolean;
   /** Listing kinds its vocabulary concerns (a category's kind, an amenity's kinds, stay for a property type). */
   kinds: string[];
+  /** Codes a guest takes for those of `vocabulary` (a condo for an apartment): first among related listings. */
+  siblings?: VocabularyHit[];
 }
 
 /** A word that names nothing the catalog has a code for: matched by text only. */
@@ -126,24 +128,75 @@ function splitBySound(run: string, lex: Lexicon): Token[] {
   return [{ text: run }];
 }
 
+/** Where `word` starts at `at` in `run` (as written, or in Thai with tone marks left out or wrong): its end, or -1. */
+function matchAt(run: string, at: number, word: string): number {
+  if (run.startsWith(word, at)) return at + word.length;
+  if (!THAI_TONE_IN.test(word) && !THAI_TONE_IN.test(run)) return -1;
+  let i = at;
+  for (const ch of word) {
+    if (THAI_TONE.test(ch)) continue;
+    while (i < run.length && THAI_TONE.test(run[i]!)) i++;
+    if (run[i] !== ch) return -1;
+    i++;
+  }
+  while (i < run.length && THAI_TONE.test(run[i]!)) i++;
+  return i;
+}
+const THAI_TONE_IN = /[\u0E48-\u0E4B]/u;
+
 /**
- * Cuts known words (vocabulary, intents, synonyms, generic and stop words; longest first) out of a
- * Thai or Chinese run that is not one of them itself: 租摩托车 is 租 (rent) + 摩托车 (scooter),
- * ที่พักใน is ที่พัก (a place to stay) + ใน (in). What is left is a word of its own.
+ * Cuts a Thai or Chinese run that is not a known word itself into known words (vocabulary,
+ * intents, synonyms, generic and stop words) and what is left: 租摩托车 is 租 (rent) + 摩托车
+ * (scooter), ที่พักใน is ที่พัก (a place to stay) + ใน (in), ที่พักปาย is ที่พัก + ปาย (a short
+ * name). Of all the ways to cut it, the one that leaves the fewest letters unknown, then reads
+ * the fewest words with their tone marks wrong, then has the fewest pieces, then names the most
+ * things the catalog has a code for: ร้านอาหารทะเล is ร้าน + อาหารทะเล (seafood), not
+ * ร้านอาหาร + ทะเล.
  */
 function splitWords(run: string, lex: Lexicon): string[] {
   if (known(lex, run)) return [run];
-  for (const w of lex.unspacedWords) {
-    if (w === run) continue;
-    const found = findIn(run, w);
-    if (!found) continue;
-    return [
-      ...(found.at > 0 ? splitWords(run.slice(0, found.at), lex) : []),
-      w,
-      ...(found.end < run.length ? splitWords(run.slice(found.end), lex) : []),
-    ];
+  const n = run.length;
+  type Cost = [unknown: number, loose: number, pieces: number, unnamed: number];
+  // best[i]: the best cut of run[0, i).
+  const best: Array<{ cost: Cost; from: number; word: string | null } | null> = Array(n + 1).fill(null);
+  best[0] = { cost: [0, 0, 0, 0], from: 0, word: null };
+  const better = (a: Cost, b: Cost) => {
+    for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return a[k]! < b[k]!;
+    return false;
+  };
+  const offer = (to: number, cost: Cost, from: number, word: string | null) => {
+    const cur = best[to];
+    if (!cur || better(cost, cur.cost)) best[to] = { cost, from, word };
+  };
+  for (let i = 0; i < n; i++) {
+    const here = best[i];
+    if (!here) continue;
+    const [u, l, p, c] = here.cost;
+    // A letter left unknown (joined with its unknown neighbours into one piece below).
+    const prevUnknown = here.word === null && i > 0;
+    offer(i + 1, [u + 1, l, prevUnknown ? p : p + 1, prevUnknown ? c : c + 1], i, null);
+    for (const w of lex.wordsByFirst.get(run[i]!) ?? []) {
+      const end = matchAt(run, i, w);
+      if (end < 0) continue;
+      const loose = run.slice(i, end) === w ? 0 : 1;
+      offer(end, [u, l + loose, p + 1, c + (lex.vocabulary.has(w) ? 0 : 1)], i, w);
+    }
   }
-  return [run];
+  const pieces: string[] = [];
+  let unknown = '';
+  for (let i = n; i > 0;) {
+    const step = best[i]!;
+    if (step.word === null) {
+      unknown = run.slice(step.from, i) + unknown;
+    } else {
+      if (unknown) pieces.unshift(unknown);
+      unknown = '';
+      pieces.unshift(step.word);
+    }
+    i = step.from;
+  }
+  if (unknown) pieces.unshift(unknown);
+  return pieces;
 }
 
 function known(lex: Lexicon, key: string): boolean {
@@ -236,15 +289,21 @@ export function understand(q: string, lex: Lexicon): QueryPlan {
     } else tokens.push({ text: w });
     i++;
   }
-  const elsewhere = tokens.filter((t) => t.elsewhere).map((t) => t.text);
-  for (let i = tokens.length - 1; i >= 0; i--) if (tokens[i]!.elsewhere) tokens.splice(i, 1);
   // 2. The other words: Thai and Chinese runs cut at known words; then the longest phrases of the
   // intents, the vocabulary, the synonyms and the generic and stop words.
   for (let i = tokens.length - 1; i >= 0; i--) {
     const t = tokens[i]!;
-    if (t.place || !isUnspaced(t.text)) continue;
-    tokens.splice(i, 1, ...splitWords(t.text, lex).map((text) => ({ text })));
+    if (t.place || t.elsewhere || !isUnspaced(t.text)) continue;
+    // What is left between known words may be a short name of its own (ปาย in ที่พักปาย).
+    const pieces = splitWords(t.text, lex).map((text): Token => {
+      const ids = known(lex, text) ? undefined : lex.placeKeys.get(text);
+      if (ids) return { text, place: { ids, exact: true, text } };
+      return lex.elsewhere.has(text) && !known(lex, text) ? { text, elsewhere: true } : { text };
+    });
+    tokens.splice(i, 1, ...pieces);
   }
+  const elsewhere = tokens.filter((t) => t.elsewhere).map((t) => t.text);
+  for (let i = tokens.length - 1; i >= 0; i--) if (tokens[i]!.elsewhere) tokens.splice(i, 1);
   // 3. Words that name nothing exactly may be a place with one letter wrong or swapped
   // ("Chalogn", "Chiang Mia"): the longest run of such words first.
   for (let i = 0; i < tokens.length; i++) {
@@ -303,6 +362,9 @@ export function understand(q: string, lex: Lexicon): QueryPlan {
     // One Thai or Chinese letter the lexicon does not know is what is left of a typo (พัทยาา), and
     // a number no pattern took (a year, a house number) says nothing a listing has: they rank, never bind.
     const stray = n === 1 && !vocabulary.length && ((isUnspaced(text) && [...text].length === 1) || /^\d+$/.test(text));
+    const siblings = vocabulary
+      .flatMap((v) => lex.siblings.get(`${v.field}:${v.code}`) ?? [])
+      .filter((s) => !vocabulary.some((v) => v.field === s.field && v.code === s.code));
     rest.push({
       text,
       alternatives,
@@ -310,6 +372,7 @@ export function understand(q: string, lex: Lexicon): QueryPlan {
       generic: stray || lex.generic.has(k),
       kinds: kindsOf(vocabulary, lex),
       ...(lex.specific.has(k) ? { specific: true } : {}),
+      ...(siblings.length ? { siblings } : {}),
     });
   }
   // A query of generic words only ("rental") still means them.

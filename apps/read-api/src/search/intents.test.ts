@@ -122,7 +122,7 @@ describe('intents as the filters of the API', () => {
           filter: {
             bool: { filter: [{ term: { kind: 'stay' } }, { range: { 'stay.beach_distance_m': { lte: 1000 } } }] },
           },
-          boost: 10,
+          boost: 50,
         },
       },
     ]);

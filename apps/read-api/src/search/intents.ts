@@ -19,8 +19,10 @@ export interface IntentClauses {
   binds: boolean;
   /** The kind the intents name ("things to do": experiences): a filter in `filter`, kept as it is by the related reading. */
   kinds: Dsl[];
-  /** The kind-specific filters of `filter` ("pet friendly"): the related reading ranks by them instead. */
+  /** The kind-specific filters of `filter` ("pet friendly"). */
   attributes: Dsl[];
+  /** Those of `attributes` that are preferences (Chinese speaking, automatic): the related reading ranks by them instead. */
+  preferences: Dsl[];
   /** The kinds `attributes` are about, where they leave out the other kinds ("pet friendly": stays). */
   attributeKinds: string[];
   /** The order the intents ask for when the client asked for relevance. */
@@ -31,16 +33,25 @@ export interface IntentClauses {
 export type FilterClauseBuilder = (filters: Filters) => { filter: Dsl[]; must_not: Dsl[] };
 
 /** Score of a listing that fits a boost: above a text match of one word, below a named code. */
-const BOOST = 10;
+const BOOST = 50;
 
 const asFilters = (params: Record<string, unknown>) => ({ kind: 'all', ...params }) as Filters;
 
-/** The kinds a query is about: the client's kind, else the kinds its intents and its named codes concern. */
+/**
+ * The kinds a query is about: the client's kind, else the kinds its intents and its named codes
+ * concern, else the kind a word means when nothing else names one ("tour": experiences).
+ */
 export function impliedKinds(plan: QueryPlan, f: Pick<Filters, 'kind'>): string[] {
   if (f.kind !== 'all') return [f.kind];
   const fromIntents = plan.intents.map((i) => i.effect.kind).filter((k): k is string => !!k);
   if (fromIntents.length) return [...new Set(fromIntents)];
-  return [...new Set(plan.words.filter((w) => !w.generic).flatMap((w) => w.kinds))];
+  const fromWords = [...new Set(plan.words.filter((w) => !w.generic).flatMap((w) => w.kinds))];
+  if (fromWords.length) return fromWords;
+  return defaultKinds(plan);
+}
+
+function defaultKinds(plan: QueryPlan): string[] {
+  return [...new Set(plan.intents.map((i) => i.effect.defaultKind).filter((k): k is string => !!k))];
 }
 
 /**
@@ -91,10 +102,20 @@ function clientWins(byKind: KindFilters, f: Filters): KindFilters {
 const hasAny = (byKind: KindFilters) => Object.values(byKind).some((p) => Object.keys(p).length > 0);
 
 export function listingIntentClauses(plan: QueryPlan | null, f: Filters, build: FilterClauseBuilder): IntentClauses {
-  const out: IntentClauses = { filter: [], should: [], binds: false, kinds: [], attributes: [], attributeKinds: [] };
+  const out: IntentClauses = {
+    filter: [],
+    should: [],
+    binds: false,
+    kinds: [],
+    attributes: [],
+    preferences: [],
+    attributeKinds: [],
+  };
   if (!plan?.intents.length) return out;
   const kinds = impliedKinds(plan, f);
-  const intentKinds = [...new Set(plan.intents.map((i) => i.effect.kind).filter((k): k is string => !!k))];
+  let intentKinds = [...new Set(plan.intents.map((i) => i.effect.kind).filter((k): k is string => !!k))];
+  // A word's default kind applies when neither an intent nor a named code says which kind is meant.
+  if (!intentKinds.length && !plan.words.some((w) => !w.generic && w.kinds.length)) intentKinds = defaultKinds(plan);
   if (intentKinds.length && f.kind === 'all') {
     out.kinds.push(intentKinds.length === 1 ? { term: { kind: intentKinds[0] } } : { terms: { kind: intentKinds } });
     out.binds = true;
@@ -105,6 +126,7 @@ export function listingIntentClauses(plan: QueryPlan | null, f: Filters, build: 
       const applied = perKind(listings, kinds, effect.others === 'keep', build);
       if (applied) {
         out.attributes.push(applied.clause);
+        if (!effect.hard) out.preferences.push(applied.clause);
         out.attributeKinds.push(...applied.kinds.filter((k) => !out.attributeKinds.includes(k)));
         out.binds = true;
       }

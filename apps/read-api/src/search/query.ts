@@ -223,18 +223,6 @@ export function relaxedWords(f: Filters, ctx: QueryContext): PlanWord[] {
 }
 
 /**
- * The relaxed words of a `q` in which only places bind (`PlanClauses.placesOnly`): when one of
- * them matches nothing there, the answer is empty. Empty when something else binds.
- */
-export function placesOnlyWords(f: Filters, ctx: QueryContext): PlanWord[] {
-  const plan = planOf(f, ctx);
-  if (!plan) return [];
-  const intents = intentsOf(f, ctx);
-  const clauses = planClauses(plan, LISTING_TARGETS, { intentsBind: intents.binds });
-  return clauses.placesOnly ? clauses.relaxed : [];
-}
-
-/**
  * The words of `q` the answer reports when no result has them: the relaxed ones, and the specific
  * ones (required: when one is missing the answer is empty, and says which).
  */

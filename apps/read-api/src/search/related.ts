@@ -9,9 +9,10 @@ import type { Filters } from './params.ts';
  * listing that matches `q` exactly. A place widens to its region (its own place first, then the
  * place above it); a property type or an amenity to the kind it belongs to ("condo in Jomtien":
  * condos in Jomtien, then stays in Jomtien and condos elsewhere in Pattaya). A category is never
- * widened (yoga is no stand-in for a cooking class), nor the client's filters. The intents'
- * attributes (pet friendly, Chinese speaking, a manual gearbox) rank instead of filter: listings
- * that have them come first among the related ones. Pure: filters in, query DSL out.
+ * widened (yoga is no stand-in for a cooking class), nor the client's filters, nor the intents
+ * that are needs (pets, parties, a diet); those that are preferences (Chinese speaking, a manual
+ * gearbox) rank instead of filter: listings that have them come first among the related ones.
+ * Pure: filters in, query DSL out.
  */
 
 /** Name of the clause an exact match carries (`matched_queries`). */
@@ -21,6 +22,19 @@ const EXACT = 10_000;
 const INTENT = 2_000;
 const PLACE = 1_000;
 const PARENT = 500;
+const SIBLING = 300;
+
+/** Sibling codes by the index field they are kept in. */
+function siblingCodes(
+  hits: Array<{ field: keyof typeof LISTING_TARGETS.codes; code: string }>,
+): Array<[string, string[]]> {
+  const byField = new Map<string, string[]>();
+  for (const h of hits) {
+    const field = LISTING_TARGETS.codes[h.field];
+    if (field) byField.set(field, [...(byField.get(field) ?? []), h.code]);
+  }
+  return [...byField];
+}
 
 export interface RelatedQuery {
   /** Every listing that matches exactly or related, exact ones first. */
@@ -36,7 +50,7 @@ export function buildRelatedQuery(f: Filters, ctx: QueryContext): RelatedQuery |
   const named = plan.words.filter((w) => !w.generic && !isFreeWord(w));
   const widenable = named.filter((w) => w.kinds.length > 0 && w.vocabulary.every((v) => v.field !== 'category'));
   const intents = intentsOf(f, ctx);
-  if (!plan.wider.some((p) => p.region !== null) && !widenable.length && !intents.attributes.length) return null;
+  if (!plan.wider.some((p) => p.region !== null) && !widenable.length && !intents.preferences.length) return null;
   const text = planClauses(plan, LISTING_TARGETS, { intentsBind: intents.binds });
   const { filter, must_not } = buildFilterClauses(f, ctx);
   // The strict reading of `q`: its places, its named and specific words, its intents.
@@ -58,6 +72,9 @@ export function buildRelatedQuery(f: Filters, ctx: QueryContext): RelatedQuery |
     const clause = planWordClause(w, LISTING_TARGETS);
     if (widenable.includes(w)) {
       should.push(clause);
+      for (const [field, codes] of siblingCodes(w.siblings ?? [])) {
+        should.push({ constant_score: { filter: { terms: { [field]: codes } }, boost: SIBLING } });
+      }
     } else {
       must.push(clause);
     }
@@ -68,7 +85,8 @@ export function buildRelatedQuery(f: Filters, ctx: QueryContext): RelatedQuery |
       should.push({ constant_score: { filter: { term: { place_path_ids: p.parent } }, boost: PARENT } });
     }
   }
-  for (const a of intents.attributes) should.push({ constant_score: { filter: a, boost: INTENT } });
+  for (const a of intents.preferences) should.push({ constant_score: { filter: a, boost: INTENT } });
+  const needs = intents.attributes.filter((a) => !intents.preferences.includes(a));
   should.push(...text.should, ...intents.should);
   // Every exact match is in the answer, whatever the widening keeps (a "Villa cleaning" service
   // matches "villa Kata" exactly, though the related ones are stays).
@@ -80,7 +98,7 @@ export function buildRelatedQuery(f: Filters, ctx: QueryContext): RelatedQuery |
   };
   const bool: Dsl = {
     should,
-    filter: [...filter, ...intents.kinds, { bool: { should: [exact, broad], minimum_should_match: 1 } }],
+    filter: [...filter, ...intents.kinds, ...needs, { bool: { should: [exact, broad], minimum_should_match: 1 } }],
   };
   if (must_not.length) bool.must_not = must_not;
   return { query: { bool }, exact };

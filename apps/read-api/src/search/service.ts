@@ -33,14 +33,12 @@ import {
   EXACT_AGG,
   FEED_CURSOR_SCOPE,
   feedSort,
-  RELAXED_AGG,
   requestFingerprint,
   unmatchedWords,
   type FeedCursor,
   type FeedMode,
 } from './feed.ts';
 import { buildRelatedQuery, EXACT_MATCH } from './related.ts';
-import { buildListingQuery, placesOnlyWords, relaxedWordsAggregation } from './query.ts';
 import type { Filters, SEARCH_KINDS, Sort } from './params.ts';
 import { buildFilterValuesRequest, parseFilterValues, type FilterValues } from './filter-values.ts';
 import {
@@ -206,24 +204,6 @@ export function createSearchService(deps: SearchServiceDeps) {
     return { fx, baseCurrency: BASE_CURRENCY, plan };
   }
 
-  /**
-   * The words of a `q` in which only places bind that match nothing there: then the guest asked
-   * for something the catalog does not have, and every route answers nothing (see `placesOnlyWords`).
-   */
-  async function nothingOf(filters: Filters, ctx: QueryContext): Promise<string[] | null> {
-    const words = placesOnlyWords(filters, ctx);
-    if (!words.length) return null;
-    const res = await cached.search(indices.listings, {
-      size: 0,
-      track_total_hits: false,
-      query: buildListingQuery(filters, ctx),
-      aggs: { [RELAXED_AGG]: relaxedWordsAggregation(words)! },
-    });
-    const buckets = (res.aggregations?.[RELAXED_AGG]?.buckets ?? {}) as Record<string, { doc_count: number }>;
-    const unmatched = words.filter((_, i) => (buckets[`w${i}`]?.doc_count ?? 0) === 0).map((w) => w.text);
-    return unmatched.length ? unmatched : null;
-  }
-
   /** The position a feed cursor carries; 400 on `cursor` when it belongs to other filters or sort. */
   function feedPosition(cursor: string, fingerprint: string): { a: unknown[]; m?: FeedMode | undefined } {
     const c = cursors.decode<FeedCursor>(FEED_CURSOR_SCOPE, cursor);
@@ -266,8 +246,6 @@ export function createSearchService(deps: SearchServiceDeps) {
       const fingerprint = requestFingerprint(filters, sort);
       const position = cursor ? feedPosition(cursor, fingerprint) : undefined;
       const ctx = await queryContext(filters.q);
-      const nothing = await nothingOf(filters, ctx);
-      if (nothing) return { items: [], has_more: false, next_cursor: null, unmatched_terms: nothing };
       // A cursor of a list without a related reading continues without one.
       const relatedQuery =
         config.SEARCH_RELATED_BELOW > 0 && feedSort(filters, ctx, sort) === 'relevance' && (!position || position.m)
@@ -314,7 +292,6 @@ export function createSearchService(deps: SearchServiceDeps) {
     async map(req: MapRequest): Promise<MapBody> {
       const { zoom, ...filters } = req;
       const ctx = await queryContext(filters.q);
-      if (await nothingOf(filters, ctx)) return { clusters: [], points: [], total: 0, truncated: false };
       const cap = config.MAP_MAX_POINTS;
       if (zoom <= CLUSTER_MAX_ZOOM) {
         const composed = await clustersFromTiles(filters, ctx, zoom, cap);
@@ -332,7 +309,6 @@ export function createSearchService(deps: SearchServiceDeps) {
     /** How many listings the filters match, without fetching documents. */
     async count(filters: Filters): Promise<{ count: number }> {
       const ctx = await queryContext(filters.q);
-      if (await nothingOf(filters, ctx)) return { count: 0 };
       return { count: await cached.count(indices.listings, buildCountRequest(filters, ctx)) };
     },
 
