@@ -1967,7 +1967,7 @@ export interface components {
       /** @description Distinct matching events; only with `with_total=true`. */
       total: number | null;
       /**
-       * @description Words of `q` that no result has, so a client can show "showing results for …" with the rest. The places, categories, amenities, property types and intents `q` names (a district, "villa", "pool", "pet friendly", "near the beach", "with kids", "cheap") select; its other words only rank when something else selects, so one word the catalog lacks does not empty the answer ("quiet villa Kata sunset" lists the villas of Kata, quiet ones first, and names "sunset" here). Named here with an empty answer: a word for something specific the catalog does not offer ("golf"), a destination it does not serve ("Bali"), and the one word beside a place that nothing there has ("zorbing Chalong"). Empty when every word matched; the same on every page.
+       * @description Words of `q` that no result has, so a client can show "showing results for …" with the rest. The places, categories, amenities, property types and intents `q` names (a district, "villa", "pool", "pet friendly", "near the beach", "with kids", "cheap") select; its other words only rank when something else selects, so one word the catalog lacks does not empty the answer ("quiet villa Kata sunset" lists the villas of Kata, quiet ones first, and names "sunset" here). Named here with an empty answer: a word for something specific the catalog does not offer ("golf") and a destination it does not serve ("Bali"). Empty when every word matched; the same on every page.
        * @example [
        *       "sunset"
        *     ]
@@ -1985,7 +1985,7 @@ export interface components {
       next_cursor: string | null;
       has_more: boolean;
       /**
-       * @description Words of `q` that no result has, so a client can show "showing results for …" with the rest. The places, categories, amenities, property types and intents `q` names (a district, "villa", "pool", "pet friendly", "near the beach", "with kids", "cheap") select; its other words only rank when something else selects, so one word the catalog lacks does not empty the answer ("quiet villa Kata sunset" lists the villas of Kata, quiet ones first, and names "sunset" here). Named here with an empty answer: a word for something specific the catalog does not offer ("golf"), a destination it does not serve ("Bali"), and the one word beside a place that nothing there has ("zorbing Chalong"). Empty when every word matched; the same on every page.
+       * @description Words of `q` that no result has, so a client can show "showing results for …" with the rest. The places, categories, amenities, property types and intents `q` names (a district, "villa", "pool", "pet friendly", "near the beach", "with kids", "cheap") select; its other words only rank when something else selects, so one word the catalog lacks does not empty the answer ("quiet villa Kata sunset" lists the villas of Kata, quiet ones first, and names "sunset" here). Named here with an empty answer: a word for something specific the catalog does not offer ("golf") and a destination it does not serve ("Bali"). Empty when every word matched; the same on every page.
        * @example [
        *       "sunset"
        *     ]
@@ -2208,7 +2208,7 @@ export interface components {
       next_cursor: string | null;
       has_more: boolean;
       /**
-       * @description Words of `q` that no result has, so a client can show "showing results for …" with the rest. The places, categories, amenities, property types and intents `q` names (a district, "villa", "pool", "pet friendly", "near the beach", "with kids", "cheap") select; its other words only rank when something else selects, so one word the catalog lacks does not empty the answer ("quiet villa Kata sunset" lists the villas of Kata, quiet ones first, and names "sunset" here). Named here with an empty answer: a word for something specific the catalog does not offer ("golf"), a destination it does not serve ("Bali"), and the one word beside a place that nothing there has ("zorbing Chalong"). Empty when every word matched; the same on every page.
+       * @description Words of `q` that no result has, so a client can show "showing results for …" with the rest. The places, categories, amenities, property types and intents `q` names (a district, "villa", "pool", "pet friendly", "near the beach", "with kids", "cheap") select; its other words only rank when something else selects, so one word the catalog lacks does not empty the answer ("quiet villa Kata sunset" lists the villas of Kata, quiet ones first, and names "sunset" here). Named here with an empty answer: a word for something specific the catalog does not offer ("golf") and a destination it does not serve ("Bali"). Empty when every word matched; the same on every page.
        * @example [
        *       "sunset"
        *     ]
