@@ -22,15 +22,9 @@ export interface FeedCursor {
   a: unknown[];
   /** Fingerprint of the filters and sort; a cursor used with other filters is refused. */
   h: string;
-  /** With a related reading of `q` (related.ts): `r` lists related listings after the exact ones, `s` exact ones only. */
-  m?: FeedMode;
+  /** `r`: the list of the related reading of `q` (related.ts): exact matches, then related ones. */
+  m?: 'r';
 }
-
-/** `r`: exact matches, then related ones; `s`: the same scores, exact matches only. */
-export type FeedMode = 'r' | 's';
-
-/** Name of the aggregation that counts the exact matches of a first page with a related reading. */
-export const EXACT_AGG = 'exact_matches';
 
 /**
  * Stable fingerprint of a request's filters and sort (key order does not matter). Keys are put in
@@ -71,19 +65,17 @@ export function buildFeedRequest(
     sort: Sort;
     limit: number;
     searchAfter?: unknown[] | undefined;
-    /** The related reading of `q` and the mode of the list (none yet on a first page: its exact matches are counted). */
-    related?: { query: RelatedQuery; mode?: FeedMode | undefined } | null;
+    /** The related reading of `q`: exact matches first, then related ones. */
+    related?: RelatedQuery | null;
+    /** Count the matches up to this many (`total` of the answer), without costing a full count. */
+    countUpTo?: number;
   },
 ): Dsl {
   const related = page.related;
-  const query = !related
-    ? buildListingQuery(filters, ctx)
-    : related.mode === 's'
-      ? { bool: { must: [related.query.query], filter: [related.query.exact] } }
-      : related.query.query;
+  const query = related ? related.query : buildListingQuery(filters, ctx);
   const body: Dsl = {
     size: page.limit + 1,
-    track_total_hits: false,
+    track_total_hits: page.countUpTo ?? false,
     _source: [...CARD_SOURCE],
     query,
     sort: related
@@ -93,7 +85,6 @@ export function buildFeedRequest(
   const aggs: Dsl = {};
   const relaxed = relaxedWordsAggregation(reportedWords(filters, ctx));
   if (relaxed) aggs[RELAXED_AGG] = relaxed;
-  if (related && !related.mode) aggs[EXACT_AGG] = { filter: related.query.exact };
   if (Object.keys(aggs).length) body.aggs = aggs;
   if (page.searchAfter) body.search_after = page.searchAfter;
   return body;

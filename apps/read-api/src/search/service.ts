@@ -30,13 +30,11 @@ import { favoriteIds } from './favorites.ts';
 import {
   buildCountRequest,
   buildFeedRequest,
-  EXACT_AGG,
   FEED_CURSOR_SCOPE,
   feedSort,
   requestFingerprint,
   unmatchedWords,
   type FeedCursor,
-  type FeedMode,
 } from './feed.ts';
 import { buildRelatedQuery, EXACT_MATCH } from './related.ts';
 import type { Filters, SEARCH_KINDS, Sort } from './params.ts';
@@ -205,9 +203,9 @@ export function createSearchService(deps: SearchServiceDeps) {
   }
 
   /** The position a feed cursor carries; 400 on `cursor` when it belongs to other filters or sort. */
-  function feedPosition(cursor: string, fingerprint: string): { a: unknown[]; m?: FeedMode | undefined } {
+  function feedPosition(cursor: string, fingerprint: string): { a: unknown[]; m?: 'r' | undefined } {
     const c = cursors.decode<FeedCursor>(FEED_CURSOR_SCOPE, cursor);
-    if (!c || c.h !== fingerprint || !Array.isArray(c.a) || (c.m !== undefined && c.m !== 'r' && c.m !== 's')) {
+    if (!c || c.h !== fingerprint || !Array.isArray(c.a) || (c.m !== undefined && c.m !== 'r')) {
       throw errors.validation(
         'cursor',
         'The cursor belongs to other filters or another sort; start again without it.',
@@ -246,24 +244,24 @@ export function createSearchService(deps: SearchServiceDeps) {
       const fingerprint = requestFingerprint(filters, sort);
       const position = cursor ? feedPosition(cursor, fingerprint) : undefined;
       const ctx = await queryContext(filters.q);
-      // A cursor of a list without a related reading continues without one.
-      const relatedQuery =
-        config.SEARCH_RELATED_BELOW > 0 && feedSort(filters, ctx, sort) === 'relevance' && (!position || position.m)
-          ? buildRelatedQuery(filters, ctx)
-          : null;
-      const related = relatedQuery ? { query: relatedQuery, mode: position?.m } : null;
-      const body = buildFeedRequest(filters, ctx, { sort, limit, searchAfter: position?.a, related });
-      // A first page is the same for every guest (favorites are added below): shared.
-      const res = await (position ? engine : cached).search<CardSource>(indices.listings, body);
-      let mode: FeedMode | undefined = position?.m;
-      if (related && !mode) {
-        const exact = (res.aggregations?.[EXACT_AGG]?.doc_count as number | undefined) ?? 0;
-        mode = exact >= config.SEARCH_RELATED_BELOW ? 's' : 'r';
+      // A first page asks for the exact matches, counted up to SEARCH_RELATED_BELOW; when fewer
+      // match, it asks again for the related reading (exact matches first). Later pages continue
+      // the list their cursor belongs to.
+      const canRelate = config.SEARCH_RELATED_BELOW > 0 && feedSort(filters, ctx, sort) === 'relevance';
+      const relatedQuery = canRelate && (!position || position.m) ? buildRelatedQuery(filters, ctx) : null;
+      const page1 = !position && relatedQuery ? config.SEARCH_RELATED_BELOW : undefined;
+      let related = position?.m === 'r' ? relatedQuery : null;
+      let res = await (position ? engine : cached).search<CardSource>(
+        indices.listings,
+        buildFeedRequest(filters, ctx, { sort, limit, searchAfter: position?.a, related, countUpTo: page1 }),
+      );
+      if (page1 !== undefined && res.total < page1) {
+        related = relatedQuery;
+        res = await cached.search<CardSource>(indices.listings, buildFeedRequest(filters, ctx, { sort, limit, related }));
       }
       const isExact = (h: { matched_queries?: string[] }) => !!h.matched_queries?.includes(EXACT_MATCH);
-      const hits = mode === 's' ? res.hits.filter(isExact) : res.hits;
-      const page = hits.slice(0, limit);
-      const hasMore = hits.length > limit;
+      const page = res.hits.slice(0, limit);
+      const hasMore = res.hits.length > limit;
       const last = page.at(-1);
       const favorites = viewer.accountId
         ? await favoriteIds(
@@ -272,14 +270,14 @@ export function createSearchService(deps: SearchServiceDeps) {
             page.map((h) => h._source.id),
           )
         : null;
-      const cursorOf = (a: unknown[]): FeedCursor => (mode ? { a, h: fingerprint, m: mode } : { a, h: fingerprint });
+      const cursorOf = (a: unknown[]): FeedCursor => (related ? { a, h: fingerprint, m: 'r' } : { a, h: fingerprint });
       return {
         items: page.map((h) =>
           toListingCard(h._source, {
             lang: viewer.lang,
             near: filters.near,
             favorites,
-            related: mode === 'r' && !isExact(h),
+            related: !!related && !isExact(h),
           }),
         ),
         has_more: hasMore,
