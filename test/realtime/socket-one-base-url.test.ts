@@ -1,3 +1,4 @@
+import nodeHttp from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '@guest/runtime';
@@ -67,6 +68,48 @@ describe('/v1/ws through the one-base-URL server', () => {
       status: 404,
       code: 'not_found',
     });
+  });
+});
+
+describe('an Upgrade the API does not take is ignored (issue 34; RFC 9110 section 7.8)', () => {
+  /** A GET as Java's HttpClient sends it over http://: it offers to switch to h2c. */
+  const getOfferingH2c = (path: string) =>
+    new Promise<{ status: number; body: string; requestId: string | undefined }>((resolve, reject) => {
+      const [host, port] = base.split(':');
+      nodeHttp
+        .get(
+          {
+            host,
+            port: Number(port),
+            path,
+            headers: { Connection: 'Upgrade, HTTP2-Settings', Upgrade: 'h2c', 'HTTP2-Settings': 'AAEAAEAAAAIAAAAA' },
+          },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (d: string) => (body += d));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                body,
+                requestId: res.headers['x-request-id'] as string | undefined,
+              }),
+            );
+          },
+        )
+        .on('error', reject);
+    });
+
+  it('a request offering h2c gets its normal answer, wherever it goes, /v1/ws included', async () => {
+    const config = await getOfferingH2c('/v1/config');
+    expect(config.status).toBe(200);
+    expect(JSON.parse(config.body)).toHaveProperty('default_language');
+    expect(config.requestId).toBeTruthy();
+    const missing = await getOfferingH2c('/v1/no-such-route');
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body).error.code).toBe('not_found');
+    // Not a WebSocket handshake: the socket's path answers it as HTTP too, never upgrades it.
+    expect((await getOfferingH2c('/v1/ws')).status).not.toBe(101);
   });
 });
 

@@ -4,6 +4,25 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 
+/** A WebSocket handshake at `path`: the only upgrade the API takes. */
+export function isWebSocketHandshake(req: http.IncomingMessage, path: string): boolean {
+  return (req.url ?? '').split('?')[0] === path && /\bwebsocket\b/i.test(req.headers.upgrade ?? '');
+}
+
+/**
+ * Lets `server` upgrade only the requests `accept` takes; any other `Upgrade` (Java's HttpClient
+ * offers `h2c` on every plain-HTTP request) is answered as the HTTP request it also is, as RFC
+ * 9110 section 7.8 allows, instead of reaching the `upgrade` listeners. Node.js 24.9 and later
+ * read `shouldUpgradeCallback`; an older one would upgrade every such request, so it is refused.
+ */
+export function upgradeOnly(server: http.Server, accept: (req: http.IncomingMessage) => boolean): void {
+  const s = server as http.Server & { shouldUpgradeCallback?: (req: http.IncomingMessage) => boolean };
+  if (typeof s.shouldUpgradeCallback !== 'function') {
+    throw new Error(`Node.js ${process.version} cannot choose which requests to upgrade (24.9 or later can)`);
+  }
+  s.shouldUpgradeCallback = accept;
+}
+
 /**
  * The socket transport of the realtime gateway: a small interface, so the gateway does not care
  * which WebSocket library serves it, and one implementation on `ws`.
@@ -209,6 +228,7 @@ function wsTransport(Server: any, version: string): Transport {
         const answer = handlers.http({ ...request(req), method: req.method ?? 'GET', upgrade: false });
         res.writeHead(answer.status, answer.headers ?? {}).end(answer.body);
       });
+      upgradeOnly(server, (req) => isWebSocketHandshake(req, opts.path));
       const wss = new Server({ noServer: true, maxPayload: opts.maxPayload, perMessageDeflate: false });
       const alive = new WeakMap<object, boolean>();
 
