@@ -109,10 +109,11 @@ function unseal(keys: IdemKeys, scope: string, key: string, stored: string): str
  * `Idempotency-Key` for creating routes (route config `idempotent: true`; DESIGN section 6). The
  * first request with a key claims it in Postgres; a repeat with the same body replays the stored
  * status and body (with the repeat's own request id); a repeat while the first is still running,
- * or (signed in) with another body, is 409 `conflict` (`details.reason` = `in_flight` or
- * `key_reused`). A signed-in key belongs to the actor; an anonymous one to the key plus a keyed
- * digest of the request. Only answers below 400 are stored: a refused request (4xx) changed
- * nothing, and a 5xx is retried, so either runs again with the same key.
+ * or with another request, is 409 `conflict` (`details.reason` = `in_flight` or `key_reused`)
+ * and creates nothing. A signed-in key belongs to the actor; a signed-out one is the key alone
+ * (DESIGN section 7: scoping it by the request too let a reused key create a second record).
+ * Only answers below 400 are stored: a refused request (4xx) changed nothing, and a 5xx is
+ * retried, so either runs again with the same key.
  *
  * Nothing replayable is kept in the clear: the stored body is sealed with AES-256-GCM under a key
  * derived from `IDEMPOTENCY_SECRET` (bound to the row's scope and key), the request digest is an
@@ -130,10 +131,10 @@ export function registerIdempotency(app: FastifyInstance, db: Db, ttlHours: numb
     const header = parseKey(raw);
     if (header === null) throw errors.validation('Idempotency-Key', KEY_RULE);
     const hash = requestHash(req, keys);
-    // Signed in: the actor's key, so a reuse with another request is told apart (409). Anonymous:
-    // the key together with the (keyed) digest of the request, never the client's address, so a
-    // phone that moves from Wi-Fi to LTE still gets its replay.
-    const scope = req.actorId ? `actor:${req.actorId}` : `anon:${hash}`;
+    // Signed in: the actor's key. Signed out: the key alone, never the client's address, so a phone
+    // that moves from Wi-Fi to LTE still gets its replay, and the same key with another request is
+    // told apart (409) rather than taken for a second request.
+    const scope = req.actorId ? `actor:${req.actorId}` : 'anon';
     const now = new Date();
     const expiresAt = new Date(now.getTime() + ttlHours * 3_600_000);
 
@@ -286,9 +287,9 @@ export function withRequestId(body: string, id: string): string {
 export const IDEMPOTENCY_KEY_PATTERN = `^(?:${KEY_FORMAT.source.slice(1, -1)}|${QUOTED_KEY.source.slice(1, -1)})$`;
 
 export const IDEMPOTENCY_KEY_DESCRIPTION =
-  'Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; ' +
-  'anonymous: with the same request) within the retention period replays the first answer ' +
-  '(`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9 . _ : -`, or the ' +
+  'Makes a creating request safe to retry: a repeat with the same key (signed in: of the same account; ' +
+  'signed out: the key alone) and the same request within the retention period replays the first answer ' +
+  '(`Idempotent-Replayed: true`) and creates nothing; the same key with another request is 409 and creates nothing. 8 to 200 characters of `A-Z a-z 0-9 . _ : -`, or the ' +
   'same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. ' +
   '409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).';
 

@@ -101,6 +101,19 @@ describe('POST /v1/auth/register', () => {
     );
     expect(rows[0].n).toBe(1);
   });
+
+  it('the same Idempotency-Key with another body, signed out: 409 key_reused and no second account (issue 34)', async () => {
+    const first = base();
+    const other = base();
+    const headers = { 'idempotency-key': `register-twice-${first.email.replace(/[^a-z0-9]/g, '-')}` };
+    expect((await post(first, headers)).status).toBe(201);
+    const e = expectEnvelope(await post(other, headers), 409, 'conflict');
+    expect(e.details.reason).toBe('key_reused');
+    const { rows } = await t.sql.query('select count(*)::int as n from accounts where email = any($1)', [
+      [first.email, other.email],
+    ]);
+    expect(rows[0].n).toBe(1);
+  });
 });
 
 describe('POST /v1/auth/login', () => {
