@@ -98,6 +98,9 @@ describe('GET /v1/i18n: the full dictionary of the request language', () => {
     const same = await http(t.url, 'GET', `/v1/i18n?lang=ru&version=${version}`);
     expect(same.status).toBe(304);
     expect(same.text).toBe('');
+    // No header describes a body a 304 has not got (RFC 9110 section 15.4.5; Prism answered 500 on it).
+    expect(same.headers.get('content-length')).toBeNull();
+    expect(same.headers.get('content-type')).toBeNull();
     expect(same.headers.get('etag')).toBe(first.headers.get('etag'));
     const stale = await http(t.url, 'GET', '/v1/i18n?lang=ru&version=0000000000000000');
     expect(stale.status).toBe(200);

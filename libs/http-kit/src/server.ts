@@ -163,6 +163,13 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
       if (!(typeof cc === 'string' && /(^|[\s,])no-store($|[\s,])/i.test(cc)))
         reply.header('cache-control', 'no-store');
     }
+    // 204 and 304 have no content (RFC 9110 sections 15.3.5, 15.4.5): no header may describe one.
+    if (reply.statusCode === 204 || reply.statusCode === 304) {
+      reply.removeHeader('content-type');
+      reply.removeHeader('content-length');
+      // No payload at all: Fastify then writes no Content-Length for these statuses.
+      return null;
+    }
     return payload;
   });
   // Its first requests must neither queue nor fail for a Redis connection about to be made.
