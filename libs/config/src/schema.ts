@@ -147,6 +147,11 @@ export const envSchema = z.object({
   CORS_ORIGINS: corsOrigins,
   /** How long a browser may keep a preflight answer (`Access-Control-Max-Age`). */
   CORS_MAX_AGE_S: int(600, 0, 86_400),
+  /**
+   * Answers (JSON, text) of this many bytes and more go Brotli- or gzip-coded to a client that
+   * accepts it; smaller ones gain less than the coding costs.
+   */
+  COMPRESSION_MIN_BYTES: int(1024, 0),
 
   DATABASE_URL: url(['postgres:', 'postgresql:']).default('postgres://postgres@127.0.0.1:5432/guest'),
   DATABASE_POOL_MAX: int(10, 1, 200),

@@ -28,6 +28,7 @@ import { loggerOptions, writeAccessLine } from './log.ts';
 import { clientErrorHandler } from './client-error.ts';
 import { registerInputScreen, strictValidatorCompiler } from './input-screen.ts';
 import { precompiledSerializerCompiler } from './serializer.ts';
+import { compressionHook } from './compression.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -133,7 +134,12 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
 
   // Limits a handler's services count (`consume('login', …)`) land in the request's list: each
   // handler runs inside the request's rate-limit context.
+  // Compression is each route's last onSend hook (route-level hooks run after the instance's):
+  // it sees the final headers, and the answers the read API keeps are the plain bytes.
+  const compressAnswer = compressionHook(config.COMPRESSION_MIN_BYTES);
   app.addHook('onRoute', (route) => {
+    const own = route.onSend;
+    route.onSend = [...(own ? (Array.isArray(own) ? own : [own]) : []), compressAnswer] as typeof route.onSend;
     const handler = route.handler;
     route.handler = function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
       return appliedLimits.run(req.rateLimits ?? [], () => handler.call(this, req, reply));
