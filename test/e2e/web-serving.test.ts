@@ -28,6 +28,8 @@ it('answers every screen path with the page, not cached, under its CSP', async (
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.headers.get('cache-control')).toBe('no-cache');
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    // Photos the API makes come from its public origin, whichever host name the page was opened on.
+    expect(res.headers.get('content-security-policy')).toContain(`img-src 'self' ${new URL(t.url).origin} `);
     expect(res.headers.get('x-request-id')).toBeTruthy();
     expect(await res.text()).toContain('<div id="app">');
   }
