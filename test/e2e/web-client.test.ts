@@ -68,18 +68,20 @@ const get = async (url: URL, token?: string) => {
 };
 
 /** The feed's cards, the count button and the map's markers agree with the API's answers to the page's own requests. */
-async function expectPageAgreesWithApi(p: Page, token?: string) {
+async function expectPageAgreesWithApi(p: Page, token?: string, opts: { map?: boolean } = {}) {
   await api.settled();
   const feed = await get(api.last('/v1/search/listings'), token);
   const count = await get(api.last('/v1/search/count'));
-  const map = await get(api.last('/v1/search/map'));
   const ids = await p
     .locator('.feed .card')
     .evaluateAll((cards) => cards.map((c) => Number(c.getAttribute('data-id'))));
   expect(ids).toEqual(feed.items.map((i: { id: number }) => i.id));
-  await poll(() => p.locator('.toolbar .show-results').innerText()).toContain(String(count.count));
-  expect(await p.locator('.map .cluster').count()).toBe(map.clusters.length);
-  expect(await p.locator('.map .pin').count()).toBe(map.points.length);
+  await poll(() => p.locator('.toolbar .show-results').textContent()).toContain(String(count.count));
+  if (opts.map === false) return { feed, count: count.count as number, map: null };
+  const map = await get(api.last('/v1/search/map'));
+  // The markers are drawn once MapLibre has loaded, which it does after the cards are painted.
+  await poll(() => p.locator('.map .cluster').count()).toBe(map.clusters.length);
+  await poll(() => p.locator('.map .pin').count()).toBe(map.points.length);
   const clustered = await p
     .locator('.map .cluster')
     .evaluateAll((els) => els.reduce((n, e) => n + Number(e.textContent), 0));
@@ -226,8 +228,17 @@ describe('map and feed', { timeout: 90_000 }, () => {
     await api.settled(1500);
     const feeds = api.answered.filter((a) => a.url.pathname === '/v1/search/listings');
     expect(feeds.length).toBeLessThanOrEqual(2);
-    await expectPageAgreesWithApi(p);
+    // The list is shown: no map is drawn, none of its markers asked for.
+    await expectPageAgreesWithApi(p, undefined, { map: false });
+    expect(api.answered.filter((a) => a.url.pathname === '/v1/search/map')).toEqual([]);
     await screenshot(p, 'phone');
+
+    // The map in its place: the same area, so the feed is not asked again.
+    await p.getByRole('button', { name: 'แสดงแผนที่' }).click();
+    await p.locator('.map .cluster, .map .pin').first().waitFor({ timeout: 30_000 });
+    await api.settled(1500);
+    expect(api.answered.filter((a) => a.url.pathname === '/v1/search/listings')).toHaveLength(feeds.length);
+    await expectPageAgreesWithApi(p);
   });
 
   it('never lets a slow answer for an older search overwrite the newer one', async () => {

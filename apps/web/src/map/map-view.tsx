@@ -15,6 +15,11 @@ interface Props {
   onMove(area: Area | null, view: View | null): void;
   /** A point marker was chosen. */
   onPick?(id: number): void;
+  /**
+   * Load MapLibre and draw the map (from the first time it is true). Before, the area the map
+   * will show is reported from its box, so that the search does not wait for the map.
+   */
+  start: boolean;
 }
 
 const near = (a: View, b: View) =>
@@ -24,7 +29,7 @@ const near = (a: View, b: View) =>
  * The MapLibre map (loaded on demand, outside the page's own bundle). Clusters and points of
  * `/v1/search/map` are HTML markers (they need no fonts, so they show on the offline base map).
  */
-export function MapView({ view, data, onMove, onPick }: Props) {
+export function MapView({ view, data, onMove, onPick, start }: Props) {
   const t = useT();
   const el = useRef<HTMLDivElement>(null);
   const mapRef = useRef<MapLibreMap | null>(null);
@@ -38,16 +43,26 @@ export function MapView({ view, data, onMove, onPick }: Props) {
   const moveRef = useRef(onMove);
   moveRef.current = onMove;
 
+  // The area searched before the map is drawn (its own view follows once it has loaded).
+  const estimate = useRef<Area | null>(null);
   useEffect(() => {
+    const box = el.current?.getBoundingClientRect();
+    if (box && box.width > 0 && box.height > 0) {
+      estimate.current = { bbox: bboxAround(view, box.width, box.height), zoom: Math.floor(view.zoom) };
+      moveRef.current(estimate.current, null);
+    }
+  }, []);
+
+  // Once started, the map stays (hidden while a phone shows the list).
+  const [go, setGo] = useState(start);
+  useEffect(() => {
+    if (start) setGo(true);
+  }, [start]);
+  useEffect(() => {
+    if (!go) return;
     let map: MapLibreMap | null = null;
     let stopped = false;
-    // Search the area the map is about to show while MapLibre loads; its own view follows on load.
-    const box = el.current?.getBoundingClientRect();
-    let reported: Area | null = null;
-    if (box && box.width > 0 && box.height > 0) {
-      reported = { bbox: bboxAround(view, box.width, box.height), zoom: Math.floor(view.zoom) };
-      moveRef.current(reported, null);
-    }
+    let reported = estimate.current;
     void (async () => {
       performance.mark('map-start');
       const [lib, workerUrl, base] = await Promise.all([
@@ -120,7 +135,7 @@ export function MapView({ view, data, onMove, onPick }: Props) {
       map?.remove();
       mapRef.current = null;
     };
-  }, []);
+  }, [go]);
 
   // The URL moved the map (back button, a chosen place): follow it.
   useEffect(() => {

@@ -24,7 +24,9 @@ export function EventPage({ params }: RouteProps) {
   if (!event) return <Loading />;
   return (
     <article class="panel event-page">
-      <Link href={hrefTo('/events')}>← {t('events.title')}</Link>
+      <Link href={hrefTo('/events')} class="back-link">
+        ← {t('events.title')}
+      </Link>
       <h1>{event.title}</h1>
       {event.translated && <p class="translated">{t('listing.translated')}</p>}
       <p class="card-place">

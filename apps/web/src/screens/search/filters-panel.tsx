@@ -120,8 +120,13 @@ export function FiltersPanel({
     }));
 
   return (
-    <aside class="filters" aria-label={t('search.filters.title')}>
-      <h2>{t('search.filters.title')}</h2>
+    <aside class="filters" aria-label={t('search.filters.title')} onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+      <div class="sheet-head">
+        <h2>{t('search.filters.title')}</h2>
+        <button type="button" class="sheet-close" aria-label={t('common.close')} onClick={onClose}>
+          ×
+        </button>
+      </div>
       <PriceSlider
         kind={kind}
         currency={query.get('currency')}

@@ -39,17 +39,25 @@ const empty = (key: string): SearchState => ({
 const aborted = (err: unknown) => err instanceof DOMException && err.name === 'AbortError';
 
 /**
- * Map markers, the feed's first page and the count for the filters and the area, asked together
- * whenever either changes. Every answer is applied only if it belongs to the latest request: the
+ * The feed's first page and the count for the filters and the area, and the map markers while the
+ * map is shown (`opts.map`; a phone showing the list asks for none), asked whenever the filters
+ * or the area change. Every answer is applied only if it belongs to the latest request: the
  * requests of an older view are aborted, and an answer that still arrives late is dropped, so a
  * slow old answer never overwrites a newer one. `undefined` area: the map is not placed yet
  * (nothing is asked); `null`: there is no map, search everywhere.
  */
-export function useSearch(filters: FeedQuery, area: Area | null | undefined, signedIn: boolean) {
+export function useSearch(
+  filters: FeedQuery,
+  area: Area | null | undefined,
+  signedIn: boolean,
+  opts: { map: boolean } = { map: true },
+) {
   const key = JSON.stringify({ filters, area, signedIn });
   const [state, setState] = useState<SearchState>(() => empty(key));
   const latest = useRef(key);
   const controller = useRef<AbortController | null>(null);
+  const apply = (forKey: string, patch: Partial<SearchState>) =>
+    setState((s) => (latest.current === forKey && s.key === forKey ? { ...s, ...patch } : s));
 
   useEffect(() => {
     latest.current = key;
@@ -61,16 +69,15 @@ export function useSearch(filters: FeedQuery, area: Area | null | undefined, sig
     // clearing them would make the page jump at every move of the map.
     setState((s) => ({ ...s, key, cursor: null, hasMore: false, count: null, loadingFeed: true, error: null }));
     const where = area ? { bbox: area.bbox } : {};
-    const apply = (patch: Partial<SearchState>) =>
-      setState((s) => (latest.current === key && s.key === key ? { ...s, ...patch } : s));
     const fail = (err: unknown) => {
-      if (!aborted(err)) apply({ error: 'network', loadingFeed: false });
+      if (!aborted(err)) apply(key, { error: 'network', loadingFeed: false });
     };
 
     api
       .GET('/v1/search/listings', { params: { query: { ...filters, ...where } }, signal: abort.signal })
       .then(({ data, error }) =>
         apply(
+          key,
           data
             ? { items: data.items, cursor: data.next_cursor ?? null, hasMore: data.has_more, loadingFeed: false }
             : { error: errorCode(error), loadingFeed: false },
@@ -79,16 +86,23 @@ export function useSearch(filters: FeedQuery, area: Area | null | undefined, sig
       .catch(fail);
     api
       .GET('/v1/search/count', { params: { query: { ...filters, ...where } }, signal: abort.signal })
-      .then(({ data }) => data && apply({ count: data.count }))
+      .then(({ data }) => data && apply(key, { count: data.count }))
       .catch(fail);
-    if (area) {
-      const { limit: _limit, cursor: _cursor, sort: _sort, ...mapFilters } = filters;
-      getMap({ ...mapFilters, bbox: area.bbox, zoom: area.zoom }, abort.signal)
-        .then(({ data }) => data && apply({ map: data }))
-        .catch(fail);
-    }
     return () => abort.abort();
   }, [key]);
+
+  // The markers: for the same view, asked once the map is shown (and again when it moves).
+  useEffect(() => {
+    if (!area || !opts.map) return;
+    const abort = new AbortController();
+    const { limit: _limit, cursor: _cursor, sort: _sort, ...mapFilters } = filters;
+    getMap({ ...mapFilters, bbox: area.bbox, zoom: area.zoom }, abort.signal)
+      .then(({ data }) => data && apply(key, { map: data }))
+      .catch((err: unknown) => {
+        if (!aborted(err)) apply(key, { error: 'network', loadingFeed: false });
+      });
+    return () => abort.abort();
+  }, [key, opts.map]);
 
   const loadMore = useCallback(() => {
     const s = state;
