@@ -283,6 +283,11 @@ describe('map and feed', { timeout: 90_000 }, () => {
   it('switches the interface language: every string from the dictionary, fetched again only when it changed', async () => {
     const p = await open('/?lang=en');
     await p.locator('.map .cluster, .map .pin').first().waitFor({ timeout: 30_000 });
+    await p.locator('.map .place-label').first().waitFor();
+    const english = new Set(
+      (await get(new URL(`${t.url}/v1/places?lang=en`))).map((pl: { name: string }) => pl.name as string),
+    );
+    expect((await p.locator('.map .place-label').allTextContents()).every((name) => english.has(name))).toBe(true);
     await p.getByRole('combobox', { name: 'Language' }).selectOption('th');
     await p.waitForURL((u) => u.searchParams.get('lang') === 'th');
     const th = await get(new URL(`${t.url}/v1/i18n?lang=th`));
@@ -293,6 +298,32 @@ describe('map and feed', { timeout: 90_000 }, () => {
       th.strings['search.show_results'].replace('{count}', String(count.count)),
     );
     expect(await p.getByRole('link', { name: th.strings['nav.events'] }).count()).toBe(1);
+
+    // At once, without moving the map: the cards as the API words them in Thai, the map's place
+    // names and its buttons in Thai.
+    const inThai = api.last('/v1/search/listings');
+    inThai.searchParams.set('lang', 'th');
+    const feed = await get(inThai);
+    const cards = () =>
+      p.locator('.feed .card').evaluateAll((els) =>
+        els.map((e) => ({
+          title: e.querySelector('.card-title')?.textContent,
+          place: e.querySelector('.card-place')?.textContent,
+        })),
+      );
+    await poll(cards).toEqual(
+      feed.items.map((i: { kind: string; title: string; place: { name: string } }) => ({
+        title: i.title,
+        place: `${th.strings[`kind.${i.kind}`]} · ${i.place.name}`,
+      })),
+    );
+    const thaiPlaces = new Set(
+      (await get(new URL(`${t.url}/v1/places?lang=th`))).map((pl: { name: string }) => pl.name as string),
+    );
+    const labels = () => p.locator('.map .place-label').allTextContents();
+    await poll(async () => (await labels()).length).toBeGreaterThan(0);
+    await poll(async () => (await labels()).every((name) => thaiPlaces.has(name))).toBe(true);
+    expect(await p.locator('.maplibregl-ctrl-zoom-in').getAttribute('title')).toBe(th.strings['web.map.zoom_in']);
     await screenshot(p, 'language-th');
 
     // A reload sends the version it holds; the API answers 304 and the page keeps its dictionary.

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { appConfig } from '../config.ts';
 import { money } from '../format.ts';
-import { currentLang, useT } from '../i18n.ts';
+import { useLang, useT } from '../i18n.ts';
 import { bboxAround, type MapView as View } from '../screens/search/filters.ts';
 import type { Area, MapAnswer } from '../screens/search/use-search.ts';
 
@@ -40,6 +40,9 @@ export function MapView({ view, data, onMove, onPick, start }: Props) {
   const [offline, setOffline] = useState(false);
   // Markers are drawn once the map has loaded: answers may come before it (searched ahead).
   const [ready, setReady] = useState(false);
+  // The offline base map has no names of its own: the catalog's places are written on it.
+  const [labelled, setLabelled] = useState(false);
+  const lang = useLang();
   const moveRef = useRef(onMove);
   moveRef.current = onMove;
 
@@ -122,7 +125,7 @@ export function MapView({ view, data, onMove, onPick, start }: Props) {
             .then((data) =>
               (map?.getSource('countries') as import('maplibre-gl').GeoJSONSource | undefined)?.setData(data),
             );
-          void placeLabels(lib, map!);
+          setLabelled(true);
         }
       });
     })().catch((err: unknown) => {
@@ -185,6 +188,35 @@ export function MapView({ view, data, onMove, onPick, start }: Props) {
     }
   }, [data, ready]);
 
+  // The offline map's place names and the map's own words, in the interface language: drawn
+  // again when it changes (the markers follow their data, asked again in the new language).
+  useEffect(() => {
+    const map = mapRef.current;
+    const lib = libRef.current;
+    if (!map || !lib || !ready) return;
+    const words: Array<[string, string, string]> = [
+      ['.maplibregl-ctrl-zoom-in', 'web.map.zoom_in', 'title'],
+      ['.maplibregl-ctrl-zoom-out', 'web.map.zoom_out', 'title'],
+      ['.maplibregl-ctrl-attrib-button', 'web.map.attribution', 'title'],
+    ];
+    for (const [selector, key] of words) {
+      const button = el.current?.querySelector(selector);
+      button?.setAttribute('title', t(key));
+      button?.setAttribute('aria-label', t(key));
+    }
+    map.getCanvas().setAttribute('aria-label', t('nav.map'));
+    if (!labelled) return;
+    const abort = new AbortController();
+    let placed: Marker[] = [];
+    placeLabels(lib, map, lang, abort.signal)
+      .then((m) => (placed = m))
+      .catch(() => undefined); // left for a newer language, or the map without names
+    return () => {
+      abort.abort();
+      for (const m of placed) m.remove();
+    };
+  }, [ready, labelled, lang]);
+
   if (failed) return <div class="map map-failed">{t('map.unavailable')}</div>;
   return (
     <div class="map-wrap">
@@ -199,14 +231,23 @@ export function MapView({ view, data, onMove, onPick, start }: Props) {
 }
 
 /** Names of the catalog's places on the offline map, by level: regions from afar, districts close up. */
-async function placeLabels(lib: typeof import('maplibre-gl'), map: MapLibreMap): Promise<void> {
-  const { data } = await api.GET('/v1/places', { params: { query: { lang: currentLang() } } });
+async function placeLabels(
+  lib: typeof import('maplibre-gl'),
+  map: MapLibreMap,
+  lang: string,
+  signal: AbortSignal,
+): Promise<Marker[]> {
+  const { data } = await api.GET('/v1/places', { params: { query: { lang: lang as 'en' } }, signal });
+  if (signal.aborted) return [];
+  const placed: Marker[] = [];
   for (const p of data ?? []) {
     if (!p.center) continue;
     const label = document.createElement('span');
     label.className = `place-label level-${p.level}`;
+    label.lang = lang;
     label.textContent = p.name;
     label.setAttribute('aria-hidden', 'true');
-    new lib.Marker({ element: label }).setLngLat([p.center.lon, p.center.lat]).addTo(map);
+    placed.push(new lib.Marker({ element: label }).setLngLat([p.center.lon, p.center.lat]).addTo(map));
   }
+  return placed;
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Schemas } from '../../api.ts';
-import { useT } from '../../i18n.ts';
+import { useLang, useT } from '../../i18n.ts';
 import { setQuery } from '../../router.ts';
 import { FILTERS, kindOf, type Kind } from './filters.ts';
 import { PriceSlider } from './price-slider.tsx';
@@ -23,6 +23,7 @@ export function FiltersPanel({
   onClose(): void;
 }) {
   const t = useT();
+  const lang = useLang();
   const kind = kindOf(query);
   const set = (name: string, value: string | number | boolean | null | string[]) =>
     setQuery({ [name]: value }, { replace: true });
@@ -38,7 +39,7 @@ export function FiltersPanel({
   const [values, setValues] = useState<Schemas['FilterValuesResponse'] | null>(null);
   useEffect(() => {
     void api.GET('/v1/currencies').then(({ data }) => setCurrencies(data ?? []));
-  }, []);
+  }, [lang]);
   useEffect(() => {
     setCategories([]);
     setAmenities([]);
@@ -51,7 +52,7 @@ export function FiltersPanel({
       void api.GET('/v1/categories', { params: { query: { kind } } }).then(({ data }) => setCategories(data ?? []));
     if (kind === 'stay' || kind === 'experience' || kind === 'service')
       void api.GET('/v1/amenities', { params: { query: { kind } } }).then(({ data }) => setAmenities(data ?? []));
-  }, [kind]);
+  }, [kind, lang]);
 
   const num = (name: string, labelKey: string, min = 0) => (
     <label class="field">

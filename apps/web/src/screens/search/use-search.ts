@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { paths } from '@guest/client';
 import { api, errorCode, type Schemas } from '../../api.ts';
+import { useLang } from '../../i18n.ts';
 import type { FeedQuery } from './filters.ts';
 
 /** The visible area of the map: what drives map, feed and count. */
@@ -52,7 +53,9 @@ export function useSearch(
   signedIn: boolean,
   opts: { map: boolean } = { map: true },
 ) {
-  const key = JSON.stringify({ filters, area, signedIn });
+  // Cards and markers are in the interface language (Accept-Language): asked again when it changes.
+  const lang = useLang();
+  const key = JSON.stringify({ filters, area, signedIn, lang });
   const [state, setState] = useState<SearchState>(() => empty(key));
   const latest = useRef(key);
   const controller = useRef<AbortController | null>(null);
