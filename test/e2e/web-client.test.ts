@@ -369,6 +369,106 @@ describe('map and feed', { timeout: 90_000 }, () => {
   });
 });
 
+describe('errors and states', { timeout: 90_000 }, () => {
+  it('marks dates in the wrong order where they are, and the count does not hang', async () => {
+    const p = await open('/?lang=en&kind=stay&filters=open');
+    await p.locator('.feed .card').first().waitFor();
+    await p.locator('input[name="date_from"]').fill('2026-12-10');
+    await p.waitForURL((u) => u.searchParams.get('date_from') === '2026-12-10');
+    await p.locator('input[name="date_to"]').fill('2026-12-05');
+    await p.waitForURL((u) => u.searchParams.get('date_to') === '2026-12-05');
+    for (const name of ['date_from', 'date_to'])
+      await poll(() => p.locator(`input[name="${name}"]`).getAttribute('aria-invalid')).toBe('true');
+    expect(await p.locator('#dates-error').innerText()).toBe('The end date must be after the start date.');
+    expect(await p.locator('input[name="date_to"]').getAttribute('aria-describedby')).toBe('dates-error');
+    // The API refused it too: the feed says so and leads to the filters, with no old cards as its answer.
+    await poll(() => p.locator('.feed .error').innerText()).toBe('Check the highlighted fields.');
+    expect(await p.locator('.feed .card').count()).toBe(0);
+    expect(await p.locator('.feed .retry').count()).toBe(0);
+    await poll(() => p.locator('.filters .show-results').innerText()).toBe('Show results: –');
+    await screenshot(p, 'error-dates');
+
+    await p.locator('input[name="date_to"]').fill('2026-12-15');
+    await p.waitForURL((u) => u.searchParams.get('date_to') === '2026-12-15');
+    await poll(() => p.locator('input[name="date_to"]').getAttribute('aria-invalid')).toBe('false');
+    expect(await p.locator('#dates-error').count()).toBe(0);
+    await p.locator('.feed .card').first().waitFor();
+  });
+
+  it('shows placeholders while the first cards load, and dims the old ones while the next view loads', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const p = await open('/?lang=en');
+    await p.route(
+      (url) => url.pathname === '/v1/search/listings',
+      async (route) => {
+        await held;
+        await route.continue().catch(() => undefined);
+      },
+    );
+    await p.goto(`${t.url}/?lang=en&kind=food`);
+    await p.locator('.feed .skeletons .card').first().waitFor();
+    expect(await p.locator('.feed [role="status"]').innerText()).toBe('Loading…');
+    expect(await p.locator('.feed').getAttribute('aria-busy')).toBe('true');
+    await screenshot(p, 'loading-placeholders');
+    release();
+    await p.locator('.feed .cards:not(.skeletons) .card').first().waitFor();
+    expect(await p.locator('.feed .skeletons').count()).toBe(0);
+
+    // The next view is held: the cards shown are the last view's, marked as such.
+    let releaseNext: () => void = () => undefined;
+    const heldNext = new Promise<void>((r) => (releaseNext = r));
+    await p.unroute((url) => url.pathname === '/v1/search/listings');
+    await p.route(
+      (url) => url.pathname === '/v1/search/listings',
+      async (route) => {
+        await heldNext;
+        await route.continue().catch(() => undefined);
+      },
+    );
+    await p.getByRole('button', { name: 'Stays' }).click();
+    await p.locator('.feed .cards.stale').waitFor();
+    releaseNext();
+    await poll(() => p.locator('.feed .cards.stale').count()).toBe(0);
+    await expectPageAgreesWithApi(p);
+  });
+
+  it('on a lost connection shows no stale cards but the error and a retry, which brings them back', async () => {
+    const p = await open('/?lang=en');
+    await p.locator('.feed .card').first().waitFor();
+    await api.settled();
+    const offline = (url: URL) => url.pathname.startsWith('/v1/search/');
+    await p.route(offline, (route) => route.abort('internetdisconnected'));
+    await p.getByRole('button', { name: 'Experiences' }).click();
+    await p.waitForURL((u) => u.searchParams.get('kind') === 'experience');
+    await poll(() => p.locator('.feed .error').innerText()).toBe('No connection. Check your internet.');
+    expect(await p.locator('.feed .card').count()).toBe(0);
+    expect(await p.locator('.map .cluster, .map .pin').count()).toBe(0);
+    await poll(() => p.locator('.toolbar .show-results').innerText()).toBe('Show results: –');
+    await screenshot(p, 'error-offline');
+
+    await p.unroute(offline);
+    await p.locator('.feed .retry').click();
+    await p.locator('.feed .card').first().waitFor();
+    expect(await p.locator('.feed .error').count()).toBe(0);
+    const agreed = await expectPageAgreesWithApi(p);
+    expect(api.last('/v1/search/listings').searchParams.get('kind')).toBe('experience');
+    expect(agreed.feed.items.length).toBeGreaterThan(0);
+  });
+
+  it("answers an unknown address with the page's own not-found screen", async () => {
+    const p = await open('/?lang=en');
+    const res = await p.goto(`${t.url}/no-such-page?lang=en`);
+    expect(res?.status()).toBe(404);
+    expect(await p.locator('.not-found h1').innerText()).toBe('Page not found');
+    expect(await p.title()).toBe('Page not found · Guest');
+    await screenshot(p, 'not-found');
+    await p.getByRole('link', { name: 'Go to the map' }).click();
+    await p.waitForURL((u) => u.pathname === '/');
+    await p.locator('.feed .card').first().waitFor();
+  });
+});
+
 describe('events', { timeout: 60_000 }, () => {
   it('marks today in the chosen time zone', async () => {
     // Kiritimati is UTC+14, Pago Pago UTC-11: for most of the day their dates differ.

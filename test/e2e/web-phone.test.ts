@@ -165,6 +165,7 @@ const SIGNED_OUT: Array<[string, string, string]> = [
   ['event', '/events/SLUG?lang=en', '.event-page h1'],
   ['sign-in', '/sign-in?lang=en', 'input[name="email"]'],
   ['sign-up', '/account/sign-up?lang=en', 'input[name="email"]'],
+  ['not-found', '/no-such-page?lang=en', '.not-found h1'],
 ];
 const SIGNED_IN: Array<[string, string, string]> = [
   ['account', '/account?lang=en', '.account h1'],

@@ -54,7 +54,7 @@ function contentSecurityPolicy(apiOrigin: string): string {
   ].join('; ');
 }
 
-async function sendIndex(req: FastifyRequest, reply: FastifyReply) {
+async function sendIndex(req: FastifyRequest, reply: FastifyReply, status = 200) {
   let html: Buffer;
   try {
     html = await readFile(path.join(WEB_DIST, 'index.html'));
@@ -64,6 +64,7 @@ async function sendIndex(req: FastifyRequest, reply: FastifyReply) {
     });
   }
   return reply
+    .code(status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-cache')
     .header('content-security-policy', contentSecurityPolicy(new URL(publicBaseUrl(req)).origin))
@@ -104,5 +105,19 @@ async function webRoutes(app: FastifyInstance): Promise<void> {
   });
 }
 
+/**
+ * A browser opening an address the page has no screen for (`/no-such-page`, an old link) gets the
+ * page with status 404, which shows its own not-found screen, rather than the API's JSON: asked
+ * for HTML (`Accept: text/html`, as navigation asks), outside the API's and the files' paths. Any
+ * other client still gets the 404 envelope.
+ */
+async function notFoundPage(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  const path = req.url.split('?')[0]!;
+  if (/^\/(v1|assets|demo-photos)(\/|$)/.test(path)) return false;
+  if (!/\btext\/html\b/i.test(String(req.headers.accept ?? ''))) return false;
+  await sendIndex(req, reply, 404);
+  return true;
+}
+
 /** The web client (apps/web, built) at `/`, beside the API behind the one base URL. */
-export const webClient: AppPlugin = { name: 'web', plugin: webRoutes };
+export const webClient: AppPlugin = { name: 'web', plugin: webRoutes, notFound: notFoundPage };

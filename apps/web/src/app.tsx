@@ -17,11 +17,11 @@ export function App() {
   const signedIn = useSession() !== null;
 
   useEffect(() => {
-    document.title = found ? `${t(found.screen.title)} · ${t('web.brand')}` : t('web.brand');
+    document.title = `${t(found ? found.screen.title : 'web.not_found.title')} · ${t('web.brand')}`;
   });
 
   let body;
-  if (!found) body = <p class="empty">{t('errors.not_found')}</p>;
+  if (!found) body = <NotFound />;
   else if (found.screen.signedIn && !signedIn) body = <SignInFirst />;
   else {
     const Screen = found.screen.component;
@@ -110,6 +110,20 @@ function HeaderMenu({ children }: { children: ComponentChildren }) {
 
 const MENU_OPEN = 'M3 6h18v2H3zm0 5h18v2H3zm0 5h18v2H3z';
 const MENU_CLOSE = 'M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12l5.6 5.6-1.4 1.4-5.6-5.6L6.4 19 5 17.6l5.6-5.6L5 6.4z';
+
+/** The page's own answer to an address it has no screen for (the server answers it with 404). */
+function NotFound() {
+  const t = useT();
+  return (
+    <section class="panel narrow not-found">
+      <h1>{t('web.not_found.title')}</h1>
+      <p>{t('errors.not_found')}</p>
+      <Link class="button-link" href={hrefTo('/')}>
+        {t('web.not_found.home')}
+      </Link>
+    </section>
+  );
+}
 
 function SignInFirst() {
   const t = useT();

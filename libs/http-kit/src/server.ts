@@ -62,6 +62,12 @@ export interface AppPlugin {
   name: string;
   plugin: FastifyPluginAsync<any>;
   options?: Record<string, unknown>;
+  /**
+   * A GET or HEAD to a path no route serves, before it becomes the 404 envelope: an app may answer
+   * it itself (the web client answers a browser's page request with its own not-found page) and
+   * says so by returning true.
+   */
+  notFound?(req: FastifyRequest, reply: FastifyReply): Promise<boolean>;
 }
 
 export interface ServerOptions {
@@ -199,8 +205,12 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
   app.setErrorHandler(sendError);
   registerJsonBody(app);
 
-  app.setNotFoundHandler((req, reply) => {
+  const notFoundPages = opts.apps.filter((a) => a.notFound);
+  app.setNotFoundHandler(async (req, reply) => {
     const allowed = allowedMethods(req.method, req.url);
+    if (!allowed.length && (req.method === 'GET' || req.method === 'HEAD')) {
+      for (const a of notFoundPages) if (await a.notFound!(req, reply)) return reply;
+    }
     // OPTIONS on a known path (no route declares it): its methods, and a CORS preflight's answer
     // when the browser asks from an allowed origin.
     if (req.method === 'OPTIONS' && allowed.length) {

@@ -7,6 +7,7 @@ import { useLang, useT } from '../../i18n.ts';
 import { hrefTo, setQuery, type RouteProps } from '../../router.ts';
 import { Link } from '../../ui/link.tsx';
 import { ErrorNote, Loading } from '../../ui/notice.tsx';
+import { CardSkeletons } from '../../ui/skeleton.tsx';
 
 type EventFilters = NonNullable<paths['/v1/events/upcoming']['get']['parameters']['query']>;
 
@@ -212,6 +213,7 @@ function Upcoming({ filters }: { filters: EventFilters }) {
           </li>
         ))}
       </ol>
+      {page.loading && !page.items.length && <CardSkeletons photo={false} count={4} />}
       {page.loading && <Loading />}
       {page.more && !page.loading && (
         <button type="button" class="more" onClick={page.more}>
@@ -243,6 +245,7 @@ function DayFeed({ filters, day }: { filters: EventFilters; day: string }) {
           </li>
         ))}
       </ol>
+      {page.loading && !page.items.length && <CardSkeletons photo={false} count={4} />}
       {page.loading && <Loading />}
       {page.more && !page.loading && (
         <button type="button" class="more" onClick={page.more}>

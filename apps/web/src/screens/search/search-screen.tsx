@@ -41,6 +41,8 @@ export function SearchScreen({ query }: RouteProps) {
   const shown: 'both' | 'list' | 'map' = !phone ? 'both' : query.get('view') === 'map' ? 'map' : 'list';
   const search = useSearch(filters, area, signedIn, { map: shown !== 'list' });
   const filterCount = activeFilterCount(query);
+  // "…" while it is counted; a dash when it cannot be (the feed says why), never "…" for good.
+  const count = search.count ?? (search.countFailed ? '–' : '…');
   // MapLibre (a large script and a second of start-up on a phone) loads once the first cards are
   // painted, so that it never delays them; a phone showing the list does without it.
   const painted = useFirstPaint(!search.loadingFeed);
@@ -90,18 +92,25 @@ export function SearchScreen({ query }: RouteProps) {
           {filterCount > 0 && <span class="badge">{filterCount}</span>}
         </button>
         <button type="button" class="primary show-results" onClick={() => setShowFilters(false)} aria-live="polite">
-          {t('search.show_results', { count: search.count ?? '…' })}
+          {t('search.show_results', { count })}
         </button>
       </div>
       <div class="panes" data-shown={shown}>
-        {showFilters && <FiltersPanel query={query} count={search.count} onClose={() => setShowFilters(false)} />}
+        {showFilters && (
+          <FiltersPanel query={query} count={count} invalid={search.fields} onClose={() => setShowFilters(false)} />
+        )}
         <Feed
           items={search.items}
           hasMore={search.hasMore}
           loading={search.loadingFeed}
+          stale={search.loadingFeed && !search.loadingMore}
           error={search.error}
+          invalid={Object.keys(search.fields).length > 0}
+          failedMore={search.failedMore}
           currency={query.get('currency')}
           loadMore={search.loadMore}
+          retry={search.retry}
+          fixFilters={() => setShowFilters(true)}
         />
         <MapView
           view={view}
