@@ -268,6 +268,39 @@ describe('map and feed', { timeout: 90_000 }, () => {
     expect(agreed.feed.items.length).toBeGreaterThan(0);
   });
 
+  it('says which words of the text no listing has, and sets the related listings apart', async () => {
+    const p = await open('/?lang=en&q=Kata%20purple%20villa');
+    await p.locator('.feed .card').first().waitFor();
+    await api.settled();
+    const feed = await get(api.last('/v1/search/listings'));
+    // What the demo catalog answers: "purple" is in no listing; few villas in Kata, then related ones.
+    expect(feed.unmatched_terms).toEqual(['purple']);
+    const firstRelated = feed.items.findIndex((i: { related?: boolean }) => i.related);
+    expect(firstRelated).toBeGreaterThan(0);
+    expect(await p.locator('.feed .showing-for').innerText()).toBe(
+      'Showing results for “Kata villa”: no listing has “purple”.',
+    );
+    const shown = await p
+      .locator('.feed .cards > li')
+      .evaluateAll((els) =>
+        els.map((li) =>
+          li.classList.contains('related-divider')
+            ? li.textContent
+            : Number(li.querySelector('.card')?.getAttribute('data-id')),
+        ),
+      );
+    const ids = feed.items.map((i: { id: number }) => i.id);
+    expect(shown).toEqual([...ids.slice(0, firstRelated), 'Related to your search', ...ids.slice(firstRelated)]);
+    await screenshot(p, 'search-related');
+
+    // Every word matched: no such line.
+    const all = await open('/?lang=en&q=Kata%20villa');
+    await all.locator('.feed .card').first().waitFor();
+    await api.settled();
+    expect((await get(api.last('/v1/search/listings'))).unmatched_terms).toEqual([]);
+    expect(await all.locator('.feed .showing-for').count()).toBe(0);
+  });
+
   it('shows prices converted to the chosen currency, marked approximate', async () => {
     const p = await open('/?lang=en&currency=USD');
     await p.locator('.feed .card').first().waitFor();

@@ -1,9 +1,11 @@
+import { Fragment } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import type { Schemas } from '../../api.ts';
 import { useT } from '../../i18n.ts';
 import { ErrorNote, Loading } from '../../ui/notice.tsx';
 import { CardSkeletons } from '../../ui/skeleton.tsx';
 import { ListingCard } from './card.tsx';
+import { matchedPart } from './feed-notes.ts';
 
 interface Props {
   items: Schemas['ListingCard'][];
@@ -17,6 +19,9 @@ interface Props {
   /** The failure was of a next page (the cards above are current). */
   failedMore: boolean;
   currency: string | null;
+  /** The text searched, and its words no result has (`unmatched_terms`). */
+  q: string | null;
+  unmatched: string[];
   loadMore(): void;
   retry(): void;
   /** Opens the filters, where the fields a refused search named are marked. */
@@ -60,12 +65,28 @@ export function Feed(props: Props) {
       <h2 class="visually-hidden">{t('web.feed_label')}</h2>
       {!props.failedMore && failure}
       {!loading && !error && items.length === 0 && <p class="empty">{t('search.no_results')}</p>}
+      {!loading && !error && items.length > 0 && props.q && props.unmatched.length > 0 && (
+        <p class="showing-for">
+          {t('search.showing_for', {
+            query: matchedPart(props.q, props.unmatched),
+            terms: props.unmatched.join(' '),
+          })}
+        </p>
+      )}
       {/* While the next view loads, the cards of the last one stay, dimmed: not shown as its answer. */}
       <ol class={`cards${props.stale ? ' stale' : ''}`}>
-        {items.map((c) => (
-          <li key={c.id}>
-            <ListingCard card={c} currency={currency} />
-          </li>
+        {items.map((c, i) => (
+          <Fragment key={c.id}>
+            {/* The listings related to the text, after every exact match (`related`). */}
+            {c.related && !items[i - 1]?.related && (
+              <li class="related-divider">
+                <h3>{t('search.related')}</h3>
+              </li>
+            )}
+            <li>
+              <ListingCard card={c} currency={currency} />
+            </li>
+          </Fragment>
         ))}
       </ol>
       {loading && items.length === 0 && <CardSkeletons />}

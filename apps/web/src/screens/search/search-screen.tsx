@@ -108,6 +108,8 @@ export function SearchScreen({ query }: RouteProps) {
           invalid={Object.keys(search.fields).length > 0}
           failedMore={search.failedMore}
           currency={query.get('currency')}
+          q={query.get('q')}
+          unmatched={search.unmatched}
           loadMore={search.loadMore}
           retry={search.retry}
           fixFilters={() => setShowFilters(true)}

@@ -34,6 +34,8 @@ export interface SearchState {
   fields: FieldErrors;
   /** The failure was of a next page: the cards above it are current, retrying asks that page again. */
   failedMore: boolean;
+  /** Words of `q` no result has (the feed's `unmatched_terms`). */
+  unmatched: string[];
 }
 
 const empty = (key: string): SearchState => ({
@@ -49,6 +51,7 @@ const empty = (key: string): SearchState => ({
   error: null,
   fields: {},
   failedMore: false,
+  unmatched: [],
 });
 
 const aborted = (err: unknown) => err instanceof DOMException && err.name === 'AbortError';
@@ -116,6 +119,7 @@ export function useSearch(
       error: null,
       fields: {},
       failedMore: false,
+      unmatched: [],
     }));
     const where = area ? { bbox: area.bbox } : {};
     const fail = (err: unknown) => {
@@ -131,6 +135,7 @@ export function useSearch(
             cursor: data.next_cursor ?? null,
             hasMore: data.has_more,
             loadingFeed: false,
+            unmatched: data.unmatched_terms,
           });
         else failed(key, errorCode(error), fieldErrors(error));
       })
