@@ -113,6 +113,8 @@ describe('map and feed', { timeout: 90_000 }, () => {
     const render = await p.evaluate(() => performance.getEntriesByName('map-first-render')[0]?.duration ?? -1);
     timings.push(`first map render (navigation to first markers, 2,000 demo listings) ${Math.round(render)} ms`);
     expect(render).toBeGreaterThan(0);
+    // The offline land is drawn after the markers; the picture waits for it.
+    await p.locator('.map[data-land="true"]').waitFor({ timeout: 30_000 });
     await screenshot(p, 'map-and-feed', { readme: true });
   });
 
@@ -141,6 +143,7 @@ describe('map and feed', { timeout: 90_000 }, () => {
     // The same district in either language: the map goes to the same place and searches the same area.
     expect(api.last('/v1/search/map').searchParams.get('bbox')).toBe(enArea);
     expect(inRussian.count).toBeGreaterThan(0);
+    await ru.locator('.map[data-land="true"]').waitFor({ timeout: 30_000 });
     await screenshot(ru, 'search-kata-ru', { readme: true });
   });
 

@@ -217,6 +217,9 @@ describe('the web client on a phone', { timeout: 240_000 }, () => {
       await page.goto(`${t.url}/?lang=en`);
       // The list first, the whole height below the toolbar; no map drawn for it.
       await page.locator('.feed .card').first().waitFor();
+      await page.locator('.feed .card img').first().waitFor();
+      // CSS pixels: the README's picture stays small.
+      await screenshot(page, 'phone-list', { readme: true, scale: 'css' });
       const feed = await page.locator('.feed').boundingBox();
       expect(feed!.height).toBeGreaterThan(HEIGHT * 0.6);
       expect(await page.locator('.map-wrap').isVisible()).toBe(false);
@@ -227,6 +230,7 @@ describe('the web client on a phone', { timeout: 240_000 }, () => {
       await menu.click();
       await page.getByRole('link', { name: 'Sign in' }).waitFor();
       expect(await page.getByRole('combobox', { name: 'Language' }).isVisible()).toBe(true);
+      await screenshot(page, 'phone-menu', { readme: true, scale: 'css' });
       await page.keyboard.press('Escape');
       await page.getByRole('link', { name: 'Sign in' }).waitFor({ state: 'hidden' });
 
@@ -237,7 +241,8 @@ describe('the web client on a phone', { timeout: 240_000 }, () => {
       expect(await page.locator('.feed').isVisible()).toBe(false);
       const map = await page.locator('.map-wrap').boundingBox();
       expect(map!.height).toBeGreaterThan(HEIGHT * 0.6);
-      await screenshot(page, 'phone-map-390');
+      await page.locator('.map[data-land="true"] .place-label').first().waitFor({ timeout: 30_000 });
+      await screenshot(page, 'phone-map', { readme: true, scale: 'css' });
       await page.getByRole('button', { name: 'Show list' }).click();
       await page.waitForURL((u) => !u.searchParams.has('view'));
       await page.locator('.feed .card').first().waitFor();
@@ -246,6 +251,8 @@ describe('the web client on a phone', { timeout: 240_000 }, () => {
       await page.getByRole('button', { name: /^Filters/ }).click();
       const sheet = await page.locator('.filters').boundingBox();
       expect(sheet).toMatchObject({ x: 0, y: 0, width: 390, height: HEIGHT });
+      await page.locator('.filters .histogram').waitFor();
+      await screenshot(page, 'phone-filters', { readme: true, scale: 'css' });
       await page.locator('.filters .show-results').click();
       await page.locator('.filters').waitFor({ state: 'detached' });
     } finally {
