@@ -68,18 +68,20 @@ const get = async (url: URL, token?: string) => {
 };
 
 /** The feed's cards, the count button and the map's markers agree with the API's answers to the page's own requests. */
-async function expectPageAgreesWithApi(p: Page, token?: string) {
+async function expectPageAgreesWithApi(p: Page, token?: string, opts: { map?: boolean } = {}) {
   await api.settled();
   const feed = await get(api.last('/v1/search/listings'), token);
   const count = await get(api.last('/v1/search/count'));
-  const map = await get(api.last('/v1/search/map'));
   const ids = await p
     .locator('.feed .card')
     .evaluateAll((cards) => cards.map((c) => Number(c.getAttribute('data-id'))));
   expect(ids).toEqual(feed.items.map((i: { id: number }) => i.id));
-  await poll(() => p.locator('.toolbar .show-results').innerText()).toContain(String(count.count));
-  expect(await p.locator('.map .cluster').count()).toBe(map.clusters.length);
-  expect(await p.locator('.map .pin').count()).toBe(map.points.length);
+  await poll(() => p.locator('.toolbar .show-results').textContent()).toContain(String(count.count));
+  if (opts.map === false) return { feed, count: count.count as number, map: null };
+  const map = await get(api.last('/v1/search/map'));
+  // The markers are drawn once MapLibre has loaded, which it does after the cards are painted.
+  await poll(() => p.locator('.map .cluster').count()).toBe(map.clusters.length);
+  await poll(() => p.locator('.map .pin').count()).toBe(map.points.length);
   const clustered = await p
     .locator('.map .cluster')
     .evaluateAll((els) => els.reduce((n, e) => n + Number(e.textContent), 0));
@@ -111,6 +113,8 @@ describe('map and feed', { timeout: 90_000 }, () => {
     const render = await p.evaluate(() => performance.getEntriesByName('map-first-render')[0]?.duration ?? -1);
     timings.push(`first map render (navigation to first markers, 2,000 demo listings) ${Math.round(render)} ms`);
     expect(render).toBeGreaterThan(0);
+    // The offline land is drawn after the markers; the picture waits for it.
+    await p.locator('.map[data-land="true"]').waitFor({ timeout: 30_000 });
     await screenshot(p, 'map-and-feed', { readme: true });
   });
 
@@ -139,6 +143,7 @@ describe('map and feed', { timeout: 90_000 }, () => {
     // The same district in either language: the map goes to the same place and searches the same area.
     expect(api.last('/v1/search/map').searchParams.get('bbox')).toBe(enArea);
     expect(inRussian.count).toBeGreaterThan(0);
+    await ru.locator('.map[data-land="true"]').waitFor({ timeout: 30_000 });
     await screenshot(ru, 'search-kata-ru', { readme: true });
   });
 
@@ -226,8 +231,17 @@ describe('map and feed', { timeout: 90_000 }, () => {
     await api.settled(1500);
     const feeds = api.answered.filter((a) => a.url.pathname === '/v1/search/listings');
     expect(feeds.length).toBeLessThanOrEqual(2);
-    await expectPageAgreesWithApi(p);
+    // The list is shown: no map is drawn, none of its markers asked for.
+    await expectPageAgreesWithApi(p, undefined, { map: false });
+    expect(api.answered.filter((a) => a.url.pathname === '/v1/search/map')).toEqual([]);
     await screenshot(p, 'phone');
+
+    // The map in its place: the same area, so the feed is not asked again.
+    await p.getByRole('button', { name: 'แสดงแผนที่' }).click();
+    await p.locator('.map .cluster, .map .pin').first().waitFor({ timeout: 30_000 });
+    await api.settled(1500);
+    expect(api.answered.filter((a) => a.url.pathname === '/v1/search/listings')).toHaveLength(feeds.length);
+    await expectPageAgreesWithApi(p);
   });
 
   it('never lets a slow answer for an older search overwrite the newer one', async () => {
@@ -257,6 +271,39 @@ describe('map and feed', { timeout: 90_000 }, () => {
     expect(agreed.feed.items.length).toBeGreaterThan(0);
   });
 
+  it('says which words of the text no listing has, and sets the related listings apart', async () => {
+    const p = await open('/?lang=en&q=Kata%20purple%20villa');
+    await p.locator('.feed .card').first().waitFor();
+    await api.settled();
+    const feed = await get(api.last('/v1/search/listings'));
+    // What the demo catalog answers: "purple" is in no listing; few villas in Kata, then related ones.
+    expect(feed.unmatched_terms).toEqual(['purple']);
+    const firstRelated = feed.items.findIndex((i: { related?: boolean }) => i.related);
+    expect(firstRelated).toBeGreaterThan(0);
+    expect(await p.locator('.feed .showing-for').innerText()).toBe(
+      'Showing results for “Kata villa”: no listing has “purple”.',
+    );
+    const shown = await p
+      .locator('.feed .cards > li')
+      .evaluateAll((els) =>
+        els.map((li) =>
+          li.classList.contains('related-divider')
+            ? li.textContent
+            : Number(li.querySelector('.card')?.getAttribute('data-id')),
+        ),
+      );
+    const ids = feed.items.map((i: { id: number }) => i.id);
+    expect(shown).toEqual([...ids.slice(0, firstRelated), 'Related to your search', ...ids.slice(firstRelated)]);
+    await screenshot(p, 'search-related');
+
+    // Every word matched: no such line.
+    const all = await open('/?lang=en&q=Kata%20villa');
+    await all.locator('.feed .card').first().waitFor();
+    await api.settled();
+    expect((await get(api.last('/v1/search/listings'))).unmatched_terms).toEqual([]);
+    expect(await all.locator('.feed .showing-for').count()).toBe(0);
+  });
+
   it('shows prices converted to the chosen currency, marked approximate', async () => {
     const p = await open('/?lang=en&currency=USD');
     await p.locator('.feed .card').first().waitFor();
@@ -272,6 +319,11 @@ describe('map and feed', { timeout: 90_000 }, () => {
   it('switches the interface language: every string from the dictionary, fetched again only when it changed', async () => {
     const p = await open('/?lang=en');
     await p.locator('.map .cluster, .map .pin').first().waitFor({ timeout: 30_000 });
+    await p.locator('.map .place-label').first().waitFor();
+    const english = new Set(
+      (await get(new URL(`${t.url}/v1/places?lang=en`))).map((pl: { name: string }) => pl.name as string),
+    );
+    expect((await p.locator('.map .place-label').allTextContents()).every((name) => english.has(name))).toBe(true);
     await p.getByRole('combobox', { name: 'Language' }).selectOption('th');
     await p.waitForURL((u) => u.searchParams.get('lang') === 'th');
     const th = await get(new URL(`${t.url}/v1/i18n?lang=th`));
@@ -282,6 +334,32 @@ describe('map and feed', { timeout: 90_000 }, () => {
       th.strings['search.show_results'].replace('{count}', String(count.count)),
     );
     expect(await p.getByRole('link', { name: th.strings['nav.events'] }).count()).toBe(1);
+
+    // At once, without moving the map: the cards as the API words them in Thai, the map's place
+    // names and its buttons in Thai.
+    const inThai = api.last('/v1/search/listings');
+    inThai.searchParams.set('lang', 'th');
+    const feed = await get(inThai);
+    const cards = () =>
+      p.locator('.feed .card').evaluateAll((els) =>
+        els.map((e) => ({
+          title: e.querySelector('.card-title')?.textContent,
+          place: e.querySelector('.card-place')?.textContent,
+        })),
+      );
+    await poll(cards).toEqual(
+      feed.items.map((i: { kind: string; title: string; place: { name: string } }) => ({
+        title: i.title,
+        place: `${th.strings[`kind.${i.kind}`]} · ${i.place.name}`,
+      })),
+    );
+    const thaiPlaces = new Set(
+      (await get(new URL(`${t.url}/v1/places?lang=th`))).map((pl: { name: string }) => pl.name as string),
+    );
+    const labels = () => p.locator('.map .place-label').allTextContents();
+    await poll(async () => (await labels()).length).toBeGreaterThan(0);
+    await poll(async () => (await labels()).every((name) => thaiPlaces.has(name))).toBe(true);
+    expect(await p.locator('.maplibregl-ctrl-zoom-in').getAttribute('title')).toBe(th.strings['web.map.zoom_in']);
     await screenshot(p, 'language-th');
 
     // A reload sends the version it holds; the API answers 304 and the page keeps its dictionary.
@@ -324,6 +402,106 @@ describe('map and feed', { timeout: 90_000 }, () => {
     await p.getByRole('button', { name: 'Sign out' }).click();
     await p.getByRole('link', { name: 'Sign in' }).waitFor();
     await poll(() => again.getAttribute('aria-pressed')).toBe('false');
+  });
+});
+
+describe('errors and states', { timeout: 90_000 }, () => {
+  it('marks dates in the wrong order where they are, and the count does not hang', async () => {
+    const p = await open('/?lang=en&kind=stay&filters=open');
+    await p.locator('.feed .card').first().waitFor();
+    await p.locator('input[name="date_from"]').fill('2026-12-10');
+    await p.waitForURL((u) => u.searchParams.get('date_from') === '2026-12-10');
+    await p.locator('input[name="date_to"]').fill('2026-12-05');
+    await p.waitForURL((u) => u.searchParams.get('date_to') === '2026-12-05');
+    for (const name of ['date_from', 'date_to'])
+      await poll(() => p.locator(`input[name="${name}"]`).getAttribute('aria-invalid')).toBe('true');
+    expect(await p.locator('#dates-error').innerText()).toBe('The end date must be after the start date.');
+    expect(await p.locator('input[name="date_to"]').getAttribute('aria-describedby')).toBe('dates-error');
+    // The API refused it too: the feed says so and leads to the filters, with no old cards as its answer.
+    await poll(() => p.locator('.feed .error').innerText()).toBe('Check the highlighted fields.');
+    expect(await p.locator('.feed .card').count()).toBe(0);
+    expect(await p.locator('.feed .retry').count()).toBe(0);
+    await poll(() => p.locator('.filters .show-results').innerText()).toBe('Show results: –');
+    await screenshot(p, 'error-dates');
+
+    await p.locator('input[name="date_to"]').fill('2026-12-15');
+    await p.waitForURL((u) => u.searchParams.get('date_to') === '2026-12-15');
+    await poll(() => p.locator('input[name="date_to"]').getAttribute('aria-invalid')).toBe('false');
+    expect(await p.locator('#dates-error').count()).toBe(0);
+    await p.locator('.feed .card').first().waitFor();
+  });
+
+  it('shows placeholders while the first cards load, and dims the old ones while the next view loads', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const p = await open('/?lang=en');
+    await p.route(
+      (url) => url.pathname === '/v1/search/listings',
+      async (route) => {
+        await held;
+        await route.continue().catch(() => undefined);
+      },
+    );
+    await p.goto(`${t.url}/?lang=en&kind=food`);
+    await p.locator('.feed .skeletons .card').first().waitFor();
+    expect(await p.locator('.feed [role="status"]').innerText()).toBe('Loading…');
+    expect(await p.locator('.feed').getAttribute('aria-busy')).toBe('true');
+    await screenshot(p, 'loading-placeholders');
+    release();
+    await p.locator('.feed .cards:not(.skeletons) .card').first().waitFor();
+    expect(await p.locator('.feed .skeletons').count()).toBe(0);
+
+    // The next view is held: the cards shown are the last view's, marked as such.
+    let releaseNext: () => void = () => undefined;
+    const heldNext = new Promise<void>((r) => (releaseNext = r));
+    await p.unroute((url) => url.pathname === '/v1/search/listings');
+    await p.route(
+      (url) => url.pathname === '/v1/search/listings',
+      async (route) => {
+        await heldNext;
+        await route.continue().catch(() => undefined);
+      },
+    );
+    await p.getByRole('button', { name: 'Stays' }).click();
+    await p.locator('.feed .cards.stale').waitFor();
+    releaseNext();
+    await poll(() => p.locator('.feed .cards.stale').count()).toBe(0);
+    await expectPageAgreesWithApi(p);
+  });
+
+  it('on a lost connection shows no stale cards but the error and a retry, which brings them back', async () => {
+    const p = await open('/?lang=en');
+    await p.locator('.feed .card').first().waitFor();
+    await api.settled();
+    const offline = (url: URL) => url.pathname.startsWith('/v1/search/');
+    await p.route(offline, (route) => route.abort('internetdisconnected'));
+    await p.getByRole('button', { name: 'Experiences' }).click();
+    await p.waitForURL((u) => u.searchParams.get('kind') === 'experience');
+    await poll(() => p.locator('.feed .error').innerText()).toBe('No connection. Check your internet.');
+    expect(await p.locator('.feed .card').count()).toBe(0);
+    expect(await p.locator('.map .cluster, .map .pin').count()).toBe(0);
+    await poll(() => p.locator('.toolbar .show-results').innerText()).toBe('Show results: –');
+    await screenshot(p, 'error-offline');
+
+    await p.unroute(offline);
+    await p.locator('.feed .retry').click();
+    await p.locator('.feed .card').first().waitFor();
+    expect(await p.locator('.feed .error').count()).toBe(0);
+    const agreed = await expectPageAgreesWithApi(p);
+    expect(api.last('/v1/search/listings').searchParams.get('kind')).toBe('experience');
+    expect(agreed.feed.items.length).toBeGreaterThan(0);
+  });
+
+  it("answers an unknown address with the page's own not-found screen", async () => {
+    const p = await open('/?lang=en');
+    const res = await p.goto(`${t.url}/no-such-page?lang=en`);
+    expect(res?.status()).toBe(404);
+    expect(await p.locator('.not-found h1').innerText()).toBe('Page not found');
+    expect(await p.title()).toBe('Page not found · Guest');
+    await screenshot(p, 'not-found');
+    await p.getByRole('link', { name: 'Go to the map' }).click();
+    await p.waitForURL((u) => u.pathname === '/');
+    await p.locator('.feed .card').first().waitFor();
   });
 });
 

@@ -28,6 +28,8 @@ it('answers every screen path with the page, not cached, under its CSP', async (
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.headers.get('cache-control')).toBe('no-cache');
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    // Photos the API makes come from its public origin, whichever host name the page was opened on.
+    expect(res.headers.get('content-security-policy')).toContain(`img-src 'self' ${new URL(t.url).origin} `);
     expect(res.headers.get('x-request-id')).toBeTruthy();
     expect(await res.text()).toContain('<div id="app">');
   }
@@ -54,6 +56,22 @@ it('serves the built files with their type, cached for good; anything else there
   }
   expectEnvelope(await http(t.url, 'GET', '/assets/nope.js'), 404, 'not_found');
   expectEnvelope(await http(t.url, 'GET', '/assets/..%2Fpackage.json'), 404, 'not_found');
+});
+
+it("answers a browser's page request for an unknown address with the page and 404, anything else with the envelope", async () => {
+  const html = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+  for (const url of ['/no-such-page', '/no/such/page?lang=ru', '/events-typo']) {
+    const res = await fetch(`${t.url}${url}`, { headers: html });
+    expect(res.status, url).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await res.text()).toContain('<div id="app">');
+  }
+  // The API's and the files' paths stay JSON, whatever the client accepts; so do other methods.
+  for (const url of ['/v1/no-such-thing', '/assets/nope.js', '/demo-photos/v1/nope.webp']) {
+    expectEnvelope(await http(t.url, 'GET', url, { headers: html }), 404, 'not_found');
+  }
+  expectEnvelope(await http(t.url, 'POST', '/no-such-page', { headers: html, body: {} }), 404, 'not_found');
 });
 
 it('leaves the API as it was: unknown paths 404, wrong methods 405, all with the envelope', async () => {

@@ -58,6 +58,7 @@ export async function createIsolatedEnv(opts: { config?: ConfigOverrides } = {})
       INDEX_PREFIX: indexPrefix,
       STORAGE_DIR: path.join(dir, 'files'),
       MAILBOX_DIR: path.join(dir, 'mailbox'),
+      DEMO_PHOTOS_DIR: path.join(dir, 'demo-photos'),
       PORT: 0,
       // Tests read what they have just indexed at once; the search result cache serves answers up
       // to 250 ms past the refresh that changed them. Its own tests (search-cache) turn it on.

@@ -27,6 +27,7 @@ import nodes from './routes/v1/nodes.ts';
 import clientConfig from './routes/v1/config.ts';
 import currencies from './routes/v1/currencies.ts';
 import fxRates from './routes/v1/fx/rates.ts';
+import demoPhoto from './routes/demo-photos/v1/[file].ts';
 
 /**
  * Every route module of the read API, each a Fastify plugin taking `ReadRouteOptions`. Files
@@ -59,6 +60,7 @@ const ROUTES = [
   clientConfig,
   currencies,
   fxRates,
+  demoPhoto,
 ];
 
 /**

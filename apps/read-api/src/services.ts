@@ -10,6 +10,7 @@ import { createAmenitiesService, type AmenitiesService } from './amenities/servi
 import { createCategoriesService, type CategoriesService } from './categories/service.ts';
 import { createClientConfigService, type ClientConfigService } from './config/service.ts';
 import { createCurrenciesService, type CurrenciesService } from './currencies/service.ts';
+import { createDemoPhotosService, type DemoPhotosService } from './demo-photos/service.ts';
 import { createEventsService, type EventsService } from './events/service.ts';
 import { createFxService, type FxService } from './fx/service.ts';
 import { createI18nService, type I18nService } from './i18n/service.ts';
@@ -47,6 +48,8 @@ export interface ReadServices {
   i18n: I18nService;
   /** The map provider behind `/v1/map/*`. */
   map: MapUpstream;
+  /** The demo catalog's photos, made and kept on disk (`/demo-photos/v1/*`). */
+  demoPhotos: DemoPhotosService;
   /** Engine answers of the search routes, shared for a short while (hit rate and staleness for `/metrics`). */
   searchCache: ResultCache;
   clusterTiles: ClusterTiles;
@@ -111,6 +114,7 @@ export function createReadServices(deps: ReadServiceDeps): ReadServices {
     nodes: createNodesService({ db }),
     i18n,
     map,
+    demoPhotos: createDemoPhotosService({ dir: path.resolve(repoRoot, config.DEMO_PHOTOS_DIR) }),
     searchCache,
     clusterTiles,
     close: async () => {

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { repoRoot } from '@guest/config';
-import { AppError, type AppPlugin } from '@guest/http-kit';
+import { AppError, publicBaseUrl, type AppPlugin } from '@guest/http-kit';
 
 /** Where `npm run build` (Vite, apps/web) writes the web client. */
 export const WEB_DIST = path.join(repoRoot, 'apps', 'web', 'dist');
@@ -35,22 +35,26 @@ const ASSET = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/;
 
 /**
  * The page's rules for the browser: its own scripts only (MapLibre's worker included), API calls
- * and the socket to this origin, images also from HTTPS hosts (listing photos).
+ * and the socket to this origin, images also from the API's public origin (the demo photos it
+ * makes, absolute URLs of `PUBLIC_BASE_URL`, which may name another host than the page's) and
+ * from HTTPS hosts (listing photos).
  */
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "worker-src 'self' blob:",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
-  "connect-src 'self' ws: wss:",
-  "font-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-].join('; ');
+function contentSecurityPolicy(apiOrigin: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "worker-src 'self' blob:",
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' ${apiOrigin} data: blob: https:`,
+    "connect-src 'self' ws: wss:",
+    "font-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
 
-async function sendIndex(reply: FastifyReply) {
+async function sendIndex(req: FastifyRequest, reply: FastifyReply, status = 200) {
   let html: Buffer;
   try {
     html = await readFile(path.join(WEB_DIST, 'index.html'));
@@ -60,9 +64,10 @@ async function sendIndex(reply: FastifyReply) {
     });
   }
   return reply
+    .code(status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-cache')
-    .header('content-security-policy', CSP)
+    .header('content-security-policy', contentSecurityPolicy(new URL(publicBaseUrl(req)).origin))
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'same-origin')
     .send(html);
@@ -70,7 +75,7 @@ async function sendIndex(reply: FastifyReply) {
 
 async function webRoutes(app: FastifyInstance): Promise<void> {
   const route = { schema: { hide: true } as never, config: { rateLimitExempt: true } };
-  for (const url of PAGE_PATHS) app.get(url, route, async (_req, reply) => sendIndex(reply));
+  for (const url of PAGE_PATHS) app.get(url, route, async (req, reply) => sendIndex(req, reply));
   // File names carry a content hash (Vite): cached for good, a new build has new names.
   app.get('/assets/:file', route, async (req, reply) => {
     const { file } = req.params as { file: string };
@@ -100,5 +105,19 @@ async function webRoutes(app: FastifyInstance): Promise<void> {
   });
 }
 
+/**
+ * A browser opening an address the page has no screen for (`/no-such-page`, an old link) gets the
+ * page with status 404, which shows its own not-found screen, rather than the API's JSON: asked
+ * for HTML (`Accept: text/html`, as navigation asks), outside the API's and the files' paths. Any
+ * other client still gets the 404 envelope.
+ */
+async function notFoundPage(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  const path = req.url.split('?')[0]!;
+  if (/^\/(v1|assets|demo-photos)(\/|$)/.test(path)) return false;
+  if (!/\btext\/html\b/i.test(String(req.headers.accept ?? ''))) return false;
+  await sendIndex(req, reply, 404);
+  return true;
+}
+
 /** The web client (apps/web, built) at `/`, beside the API behind the one base URL. */
-export const webClient: AppPlugin = { name: 'web', plugin: webRoutes };
+export const webClient: AppPlugin = { name: 'web', plugin: webRoutes, notFound: notFoundPage };

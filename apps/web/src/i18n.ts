@@ -80,3 +80,12 @@ export function useT(): typeof t {
 export function currentLang(): Lang {
   return dictionary.get().lang;
 }
+
+/**
+ * The language of the strings on screen, re-rendering the component when it changes: data asked
+ * in a language (cards, place names, categories) is asked again with it in the effect's keys, so
+ * a switch changes texts and data together.
+ */
+export function useLang(): Lang {
+  return useStore(dictionary).lang;
+}

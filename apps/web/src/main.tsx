@@ -8,8 +8,6 @@ import './styles.css';
 
 /** Start: the dictionary of the interface language and the server's config, then the shell. */
 const root = document.getElementById('app')!;
-// The main screen's map library (its own chunk) downloads while the dictionary and config load.
-if (window.location.pathname === '/') void import('maplibre-gl').catch(() => undefined);
 try {
   await Promise.all([loadDictionary(language.get()), loadConfig()]);
 } catch (err) {

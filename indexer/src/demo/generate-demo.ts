@@ -1,5 +1,5 @@
-import type { CatalogRecordInput, ContentLanguage } from '@guest/catalog';
-import { CONTENT_LANGUAGES, addDays } from '@guest/catalog';
+import type { CatalogRecordInput, ContentLanguage, ListingKind } from '@guest/catalog';
+import { CONTENT_LANGUAGES, DEMO_PHOTOS_PER_LISTING, addDays, demoPhotoPath } from '@guest/catalog';
 import { THAILAND, type DemoPlace } from './thailand-places.ts';
 import {
   AMENITIES,
@@ -83,11 +83,17 @@ function describe(rng: Rng, original: ContentLanguage, title: L4, pl: DemoPlace)
   );
 }
 
-function photos(rng: Rng, id: string) {
-  return Array.from({ length: rng.int(1, 5) }, (_, i) => ({
-    thumb: `https://picsum.photos/seed/${id}-${i}/480/320`,
-    medium: `https://picsum.photos/seed/${id}-${i}/1600/1067`,
-    large: rng.chance(0.6) ? `https://picsum.photos/seed/${id}-${i}/2560/1707` : null,
+/**
+ * Pictures the API makes and serves itself (`/demo-photos/…`, a path on its own origin that it
+ * answers as an absolute URL), so the demo shows photos without internet; `large` on some only,
+ * as the spec allows. The draws from `rng` are the same as with the image host used before, so
+ * the rest of the catalog did not change with them.
+ */
+function photos(rng: Rng, listing: number, kind: ListingKind) {
+  return Array.from({ length: rng.int(1, DEMO_PHOTOS_PER_LISTING) }, (_, index) => ({
+    thumb: demoPhotoPath({ kind, listing, index, size: 'thumb' }),
+    medium: demoPhotoPath({ kind, listing, index, size: 'medium' }),
+    large: rng.chance(0.6) ? demoPhotoPath({ kind, listing, index, size: 'large' }) : null,
   }));
 }
 
@@ -178,7 +184,7 @@ function listingRecord(rng: Rng, n: number, opts: DemoOptions, leaves: Array<[De
     rating: rng.chance(0.85)
       ? { avg: Number((3.5 + rng.next() * 1.5).toFixed(2)), count: rng.int(1, 400) }
       : { avg: null, count: 0 },
-    photos: photos(rng, id),
+    photos: photos(rng, n, kind),
     instant_book: rng.chance(0.4),
     languages: ['en', ...rng.some(['ru', 'th', 'zh-Hans'] as const, 0.35)] as ContentLanguage[],
     created_at: created.toISOString().replace('.000Z', 'Z'),

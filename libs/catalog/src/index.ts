@@ -6,3 +6,4 @@ export * from './documents.ts';
 export * from './fx.ts';
 export * from './indexer-stats.ts';
 export * from './zoned-time.ts';
+export * from './photos.ts';

@@ -147,6 +147,11 @@ export const envSchema = z.object({
   CORS_ORIGINS: corsOrigins,
   /** How long a browser may keep a preflight answer (`Access-Control-Max-Age`). */
   CORS_MAX_AGE_S: int(600, 0, 86_400),
+  /**
+   * Answers (JSON, text) of this many bytes and more go Brotli- or gzip-coded to a client that
+   * accepts it; smaller ones gain less than the coding costs.
+   */
+  COMPRESSION_MIN_BYTES: int(1024, 0),
 
   DATABASE_URL: url(['postgres:', 'postgresql:']).default('postgres://postgres@127.0.0.1:5432/guest'),
   DATABASE_POOL_MAX: int(10, 1, 200),
@@ -270,6 +275,8 @@ export const envSchema = z.object({
   DEMO_LISTINGS: int(2000, 0, 1_000_000),
   DEMO_EVENTS: int(150, 0, 100_000),
   DEMO_SEED: int(20261121, 0),
+  /** Where the read API keeps the demo catalog's photos once drawn (`/demo-photos/v1/*`). */
+  DEMO_PHOTOS_DIR: z.string().default('.data/demo-photos'),
   /** Port of the realtime gateway; the all-in-one server passes `/v1/ws` upgrades to it. */
   REALTIME_PORT: int(8081, 0, 65535),
   /** How long before a socket's token lapses it is told so (`auth.expiring`), to renew in time. */

@@ -28,6 +28,7 @@ import { loggerOptions, writeAccessLine } from './log.ts';
 import { clientErrorHandler } from './client-error.ts';
 import { registerInputScreen, strictValidatorCompiler } from './input-screen.ts';
 import { precompiledSerializerCompiler } from './serializer.ts';
+import { compressionHook } from './compression.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -61,6 +62,12 @@ export interface AppPlugin {
   name: string;
   plugin: FastifyPluginAsync<any>;
   options?: Record<string, unknown>;
+  /**
+   * A GET or HEAD to a path no route serves, before it becomes the 404 envelope: an app may answer
+   * it itself (the web client answers a browser's page request with its own not-found page) and
+   * says so by returning true.
+   */
+  notFound?(req: FastifyRequest, reply: FastifyReply): Promise<boolean>;
 }
 
 export interface ServerOptions {
@@ -133,7 +140,12 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
 
   // Limits a handler's services count (`consume('login', …)`) land in the request's list: each
   // handler runs inside the request's rate-limit context.
+  // Compression is each route's last onSend hook (route-level hooks run after the instance's):
+  // it sees the final headers, and the answers the read API keeps are the plain bytes.
+  const compressAnswer = compressionHook(config.COMPRESSION_MIN_BYTES);
   app.addHook('onRoute', (route) => {
+    const own = route.onSend;
+    route.onSend = [...(own ? (Array.isArray(own) ? own : [own]) : []), compressAnswer] as typeof route.onSend;
     const handler = route.handler;
     route.handler = function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
       return appliedLimits.run(req.rateLimits ?? [], () => handler.call(this, req, reply));
@@ -200,8 +212,12 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
   app.setErrorHandler(sendError);
   registerJsonBody(app);
 
-  app.setNotFoundHandler((req, reply) => {
+  const notFoundPages = opts.apps.filter((a) => a.notFound);
+  app.setNotFoundHandler(async (req, reply) => {
     const allowed = allowedMethods(req.method, req.url);
+    if (!allowed.length && (req.method === 'GET' || req.method === 'HEAD')) {
+      for (const a of notFoundPages) if (await a.notFound!(req, reply)) return reply;
+    }
     // OPTIONS on a known path (no route declares it): its methods, and a CORS preflight's answer
     // when the browser asks from an allowed origin.
     if (req.method === 'OPTIONS' && allowed.length) {

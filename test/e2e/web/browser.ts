@@ -42,11 +42,11 @@ export async function launchChromium(): Promise<Browser> {
 export async function screenshot(
   page: Page,
   name: string,
-  opts: { readme?: boolean; fullPage?: boolean } = {},
+  opts: { readme?: boolean; fullPage?: boolean; scale?: 'css' | 'device' } = {},
 ): Promise<string> {
   await mkdir(SHOTS, { recursive: true });
   const file = path.join(SHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: opts.fullPage ?? false });
+  await page.screenshot({ path: file, fullPage: opts.fullPage ?? false, scale: opts.scale ?? 'device' });
   const extra = process.env.WEB_SCREENSHOTS_DIR;
   if (extra && opts.readme) {
     const dir = path.resolve(repoRoot, extra);

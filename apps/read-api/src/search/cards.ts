@@ -1,4 +1,4 @@
-import { pickText, type ContentLanguage, type ListingDocument, type Texts } from '@guest/catalog';
+import { photoUrl, pickText, type ContentLanguage, type ListingDocument, type Texts } from '@guest/catalog';
 import type { LatLon } from '../geo/filters.ts';
 import type { ListingCardBody } from './schemas.ts';
 import { distanceM } from './sort.ts';
@@ -29,7 +29,8 @@ export function nameIn(texts: Texts, lang: ContentLanguage): string {
 
 /**
  * A listing document as the card of DESIGN.md section 4: texts in the request language with the
- * translation marker, the first photo (`large` may be null), `is_favorite` only when `favorites`
+ * translation marker, the first photo (`large` may be null; paths on the API's origin made
+ * absolute with `base`), `is_favorite` only when `favorites`
  * is given (signed in), `distance_m` only with `near`.
  */
 export function toListingCard(
@@ -40,6 +41,8 @@ export function toListingCard(
     favorites?: ReadonlySet<number> | null;
     /** The feed's related (not exact) match of `q`. */
     related?: boolean;
+    /** The API's public base URL, before photo paths on its own origin (`photoUrl`). */
+    base?: string | undefined;
   },
 ): ListingCardBody {
   const title = pickText(doc.title, opts.lang, doc.original_lang);
@@ -56,7 +59,7 @@ export function toListingCard(
     rating_avg: doc.rating_avg,
     rating_count: doc.rating_count,
     instant_book: doc.instant_book,
-    photo: photo ? { thumb: photo.thumb, medium: photo.medium, large: photo.large ?? null } : null,
+    photo: photo ? photoOf(photo, opts.base) : null,
     lang: title?.lang ?? 'en',
     translated: title?.translated ?? false,
   };
@@ -64,4 +67,13 @@ export function toListingCard(
   if (opts.near && doc.location) card.distance_m = Math.round(distanceM(opts.near, doc.location));
   if (opts.related) card.related = true;
   return card;
+}
+
+/** Every size of a photo as a client may load it: paths on the API's own origin made absolute. */
+function photoOf(
+  photo: NonNullable<CardSource['cover_photo']>,
+  base: string | undefined,
+): { thumb: string; medium: string; large: string | null } {
+  const url = (ref: string) => (base ? photoUrl(ref, base) : ref);
+  return { thumb: url(photo.thumb), medium: url(photo.medium), large: photo.large ? url(photo.large) : null };
 }

@@ -141,6 +141,11 @@ export interface SuggestBody {
 export interface Viewer {
   lang: ContentLanguage;
   accountId?: string | null | undefined;
+  /**
+   * The API's public base URL (`publicBaseUrl`), put before photos the catalog gives as paths on
+   * the API's own origin (the demo's); without it they are left as paths.
+   */
+  base?: string | undefined;
 }
 
 /** With a kind, this many place candidates are checked for listings of that kind. */
@@ -277,6 +282,7 @@ export function createSearchService(deps: SearchServiceDeps) {
             lang: viewer.lang,
             near: filters.near,
             favorites,
+            base: viewer.base,
             related: !!related && !isExact(h),
           }),
         ),

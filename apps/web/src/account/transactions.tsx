@@ -99,10 +99,10 @@ export function TransactionsScreen({ query }: RouteProps) {
           <tbody>
             {items.map((tx) => (
               <tr key={tx.id} data-id={tx.id}>
-                <td>
+                <td data-label={t('account.tx.when')}>
                   {localTime(tx)} <small class="hint">{tx.timezone}</small>
                 </td>
-                <td>
+                <td data-label={t('account.tx.what')}>
                   {t(`account.tx.kind_${tx.kind}`)}: {tx.target.title ?? tx.target.id}
                   <br />
                   <small class="hint">
@@ -110,7 +110,7 @@ export function TransactionsScreen({ query }: RouteProps) {
                     {tx.bank_operation_id ? ` · ${t('account.tx.bank_op', { id: tx.bank_operation_id })}` : ''}
                   </small>
                 </td>
-                <td>
+                <td data-label={t('account.tx.amount')}>
                   {exactMoney(tx.amount_minor, tx.currency)}
                   {tx.order_currency !== tx.currency && (
                     <>
@@ -124,7 +124,7 @@ export function TransactionsScreen({ query }: RouteProps) {
                     </>
                   )}
                 </td>
-                <td>{t(`account.tx.state_${tx.state}`)}</td>
+                <td data-label={t('account.tx.state')}>{t(`account.tx.state_${tx.state}`)}</td>
               </tr>
             ))}
           </tbody>

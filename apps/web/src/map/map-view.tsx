@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { appConfig } from '../config.ts';
 import { money } from '../format.ts';
-import { currentLang, useT } from '../i18n.ts';
+import { useLang, useT } from '../i18n.ts';
 import { bboxAround, type MapView as View } from '../screens/search/filters.ts';
 import type { Area, MapAnswer } from '../screens/search/use-search.ts';
 
@@ -15,6 +15,11 @@ interface Props {
   onMove(area: Area | null, view: View | null): void;
   /** A point marker was chosen. */
   onPick?(id: number): void;
+  /**
+   * Load MapLibre and draw the map (from the first time it is true). Before, the area the map
+   * will show is reported from its box, so that the search does not wait for the map.
+   */
+  start: boolean;
 }
 
 const near = (a: View, b: View) =>
@@ -24,7 +29,7 @@ const near = (a: View, b: View) =>
  * The MapLibre map (loaded on demand, outside the page's own bundle). Clusters and points of
  * `/v1/search/map` are HTML markers (they need no fonts, so they show on the offline base map).
  */
-export function MapView({ view, data, onMove, onPick }: Props) {
+export function MapView({ view, data, onMove, onPick, start }: Props) {
   const t = useT();
   const el = useRef<HTMLDivElement>(null);
   const mapRef = useRef<MapLibreMap | null>(null);
@@ -35,19 +40,32 @@ export function MapView({ view, data, onMove, onPick }: Props) {
   const [offline, setOffline] = useState(false);
   // Markers are drawn once the map has loaded: answers may come before it (searched ahead).
   const [ready, setReady] = useState(false);
+  // The offline base map has no names of its own: the catalog's places are written on it.
+  const [labelled, setLabelled] = useState(false);
+  const lang = useLang();
   const moveRef = useRef(onMove);
   moveRef.current = onMove;
 
+  // The area searched before the map is drawn (its own view follows once it has loaded).
+  const estimate = useRef<Area | null>(null);
   useEffect(() => {
+    const box = el.current?.getBoundingClientRect();
+    if (box && box.width > 0 && box.height > 0) {
+      estimate.current = { bbox: bboxAround(view, box.width, box.height), zoom: Math.floor(view.zoom) };
+      moveRef.current(estimate.current, null);
+    }
+  }, []);
+
+  // Once started, the map stays (hidden while a phone shows the list).
+  const [go, setGo] = useState(start);
+  useEffect(() => {
+    if (start) setGo(true);
+  }, [start]);
+  useEffect(() => {
+    if (!go) return;
     let map: MapLibreMap | null = null;
     let stopped = false;
-    // Search the area the map is about to show while MapLibre loads; its own view follows on load.
-    const box = el.current?.getBoundingClientRect();
-    let reported: Area | null = null;
-    if (box && box.width > 0 && box.height > 0) {
-      reported = { bbox: bboxAround(view, box.width, box.height), zoom: Math.floor(view.zoom) };
-      moveRef.current(reported, null);
-    }
+    let reported = estimate.current;
     void (async () => {
       performance.mark('map-start');
       const [lib, workerUrl, base] = await Promise.all([
@@ -104,10 +122,12 @@ export function MapView({ view, data, onMove, onPick }: Props) {
         if (base.offline) {
           void import('./base-style.ts')
             .then((m) => m.offlineCountries())
-            .then((data) =>
-              (map?.getSource('countries') as import('maplibre-gl').GeoJSONSource | undefined)?.setData(data),
-            );
-          void placeLabels(lib, map!);
+            .then((data) => {
+              (map?.getSource('countries') as import('maplibre-gl').GeoJSONSource | undefined)?.setData(data);
+              // Drawn with the next frame: tests and screenshots wait for it.
+              map?.once('idle', () => el.current?.setAttribute('data-land', 'true'));
+            });
+          setLabelled(true);
         }
       });
     })().catch((err: unknown) => {
@@ -120,7 +140,7 @@ export function MapView({ view, data, onMove, onPick }: Props) {
       map?.remove();
       mapRef.current = null;
     };
-  }, []);
+  }, [go]);
 
   // The URL moved the map (back button, a chosen place): follow it.
   useEffect(() => {
@@ -170,6 +190,35 @@ export function MapView({ view, data, onMove, onPick }: Props) {
     }
   }, [data, ready]);
 
+  // The offline map's place names and the map's own words, in the interface language: drawn
+  // again when it changes (the markers follow their data, asked again in the new language).
+  useEffect(() => {
+    const map = mapRef.current;
+    const lib = libRef.current;
+    if (!map || !lib || !ready) return;
+    const words: Array<[string, string, string]> = [
+      ['.maplibregl-ctrl-zoom-in', 'web.map.zoom_in', 'title'],
+      ['.maplibregl-ctrl-zoom-out', 'web.map.zoom_out', 'title'],
+      ['.maplibregl-ctrl-attrib-button', 'web.map.attribution', 'title'],
+    ];
+    for (const [selector, key] of words) {
+      const button = el.current?.querySelector(selector);
+      button?.setAttribute('title', t(key));
+      button?.setAttribute('aria-label', t(key));
+    }
+    map.getCanvas().setAttribute('aria-label', t('nav.map'));
+    if (!labelled) return;
+    const abort = new AbortController();
+    let placed: Marker[] = [];
+    placeLabels(lib, map, lang, abort.signal)
+      .then((m) => (placed = m))
+      .catch(() => undefined); // left for a newer language, or the map without names
+    return () => {
+      abort.abort();
+      for (const m of placed) m.remove();
+    };
+  }, [ready, labelled, lang]);
+
   if (failed) return <div class="map map-failed">{t('map.unavailable')}</div>;
   return (
     <div class="map-wrap">
@@ -184,14 +233,23 @@ export function MapView({ view, data, onMove, onPick }: Props) {
 }
 
 /** Names of the catalog's places on the offline map, by level: regions from afar, districts close up. */
-async function placeLabels(lib: typeof import('maplibre-gl'), map: MapLibreMap): Promise<void> {
-  const { data } = await api.GET('/v1/places', { params: { query: { lang: currentLang() } } });
+async function placeLabels(
+  lib: typeof import('maplibre-gl'),
+  map: MapLibreMap,
+  lang: string,
+  signal: AbortSignal,
+): Promise<Marker[]> {
+  const { data } = await api.GET('/v1/places', { params: { query: { lang: lang as 'en' } }, signal });
+  if (signal.aborted) return [];
+  const placed: Marker[] = [];
   for (const p of data ?? []) {
     if (!p.center) continue;
     const label = document.createElement('span');
     label.className = `place-label level-${p.level}`;
+    label.lang = lang;
     label.textContent = p.name;
     label.setAttribute('aria-hidden', 'true');
-    new lib.Marker({ element: label }).setLngLat([p.center.lon, p.center.lat]).addTo(map);
+    placed.push(new lib.Marker({ element: label }).setLngLat([p.center.lon, p.center.lat]).addTo(map));
   }
+  return placed;
 }

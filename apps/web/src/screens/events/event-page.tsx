@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorCode, type Schemas } from '../../api.ts';
 import { dayLabel, money } from '../../format.ts';
-import { useT } from '../../i18n.ts';
+import { useLang, useT } from '../../i18n.ts';
 import { hrefTo, type RouteProps } from '../../router.ts';
 import { Link } from '../../ui/link.tsx';
 import { ErrorNote, Loading } from '../../ui/notice.tsx';
@@ -9,6 +9,7 @@ import { ErrorNote, Loading } from '../../ui/notice.tsx';
 /** One event by its slug (`/v1/events/{slug}`): description, venue and the next occurrences. */
 export function EventPage({ params }: RouteProps) {
   const t = useT();
+  const lang = useLang();
   const slug = params.slug ?? '';
   const [event, setEvent] = useState<Schemas['EventPageResponse'] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -19,12 +20,14 @@ export function EventPage({ params }: RouteProps) {
       if (data) setEvent(data);
       else setError(errorCode(failed));
     });
-  }, [slug, t]);
+  }, [slug, lang]);
   if (error) return <ErrorNote code={error} />;
   if (!event) return <Loading />;
   return (
     <article class="panel event-page">
-      <Link href={hrefTo('/events')}>← {t('events.title')}</Link>
+      <Link href={hrefTo('/events')} class="back-link">
+        ← {t('events.title')}
+      </Link>
       <h1>{event.title}</h1>
       {event.translated && <p class="translated">{t('listing.translated')}</p>}
       <p class="card-place">

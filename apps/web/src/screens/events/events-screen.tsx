@@ -3,10 +3,11 @@ import type { paths } from '@guest/client';
 import { api, errorCode, type Schemas } from '../../api.ts';
 import { appConfig } from '../../config.ts';
 import { dayLabel, money } from '../../format.ts';
-import { useT } from '../../i18n.ts';
+import { useLang, useT } from '../../i18n.ts';
 import { hrefTo, setQuery, type RouteProps } from '../../router.ts';
 import { Link } from '../../ui/link.tsx';
 import { ErrorNote, Loading } from '../../ui/notice.tsx';
+import { CardSkeletons } from '../../ui/skeleton.tsx';
 
 type EventFilters = NonNullable<paths['/v1/events/upcoming']['get']['parameters']['query']>;
 
@@ -34,13 +35,14 @@ function eventFilters(query: URLSearchParams): EventFilters {
  */
 export function EventsScreen({ query }: RouteProps) {
   const t = useT();
+  const lang = useLang();
   const filters = useMemo(() => eventFilters(query), [query.toString()]);
   const day = query.get('day');
   const zone = zoneOf(query);
   const [categories, setCategories] = useState<Schemas['CategoryResponse'][]>([]);
   useEffect(() => {
     void api.GET('/v1/events/categories').then(({ data }) => setCategories(data ?? []));
-  }, []);
+  }, [lang]);
   // The region's zone, the browser's, UTC, and whatever zone the link asked for.
   const zones = [
     ...new Set([
@@ -108,7 +110,7 @@ export function EventsScreen({ query }: RouteProps) {
 function CalendarStrip({ filters, day }: { filters: EventFilters; day: string | null }) {
   const t = useT();
   const [cal, setCal] = useState<Schemas['CalendarResponse'] | null>(null);
-  const key = JSON.stringify(filters);
+  const key = JSON.stringify({ filters, lang: useLang() });
   useEffect(() => {
     const abort = new AbortController();
     setCal(null);
@@ -193,7 +195,7 @@ function usePaged<T>(
 
 function Upcoming({ filters }: { filters: EventFilters }) {
   const t = useT();
-  const page = usePaged<Schemas['EventCard']>(JSON.stringify(filters), (cursor, signal) =>
+  const page = usePaged<Schemas['EventCard']>(JSON.stringify({ filters, lang: useLang() }), (cursor, signal) =>
     api.GET('/v1/events/upcoming', {
       params: { query: { ...filters, limit: 20, ...(cursor ? { cursor } : {}) } },
       signal,
@@ -211,6 +213,7 @@ function Upcoming({ filters }: { filters: EventFilters }) {
           </li>
         ))}
       </ol>
+      {page.loading && !page.items.length && <CardSkeletons photo={false} count={4} />}
       {page.loading && <Loading />}
       {page.more && !page.loading && (
         <button type="button" class="more" onClick={page.more}>
@@ -223,7 +226,7 @@ function Upcoming({ filters }: { filters: EventFilters }) {
 
 function DayFeed({ filters, day }: { filters: EventFilters; day: string }) {
   const t = useT();
-  const page = usePaged<Schemas['EventFeedDay']>(JSON.stringify({ filters, day }), (cursor, signal) =>
+  const page = usePaged<Schemas['EventFeedDay']>(JSON.stringify({ filters, day, lang: useLang() }), (cursor, signal) =>
     api.GET('/v1/events/feed', {
       params: { query: { ...filters, day, limit: 20, ...(cursor ? { cursor } : {}) } },
       signal,
@@ -242,6 +245,7 @@ function DayFeed({ filters, day }: { filters: EventFilters; day: string }) {
           </li>
         ))}
       </ol>
+      {page.loading && !page.items.length && <CardSkeletons photo={false} count={4} />}
       {page.loading && <Loading />}
       {page.more && !page.loading && (
         <button type="button" class="more" onClick={page.more}>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Schemas } from '../../api.ts';
-import { useT } from '../../i18n.ts';
+import type { FieldErrors } from '../../account/forms.tsx';
+import { useLang, useT } from '../../i18n.ts';
 import { setQuery } from '../../router.ts';
 import { FILTERS, kindOf, type Kind } from './filters.ts';
 import { PriceSlider } from './price-slider.tsx';
@@ -16,13 +17,17 @@ const applies = (name: string, kind: Kind) => !FILTERS[name]?.kinds || FILTERS[n
 export function FiltersPanel({
   query,
   count,
+  invalid,
   onClose,
 }: {
   query: URLSearchParams;
-  count: number | null;
+  count: number | string;
+  /** Fields the API refused in the last search (`date_to` …), marked where they are. */
+  invalid: FieldErrors;
   onClose(): void;
 }) {
   const t = useT();
+  const lang = useLang();
   const kind = kindOf(query);
   const set = (name: string, value: string | number | boolean | null | string[]) =>
     setQuery({ [name]: value }, { replace: true });
@@ -32,13 +37,20 @@ export function FiltersPanel({
     set(name, cur.includes(code) ? cur.filter((c) => c !== code) : [...cur, code]);
   };
 
+  const dateFrom = query.get('date_from') ?? '';
+  const dateTo = query.get('date_to') ?? '';
+  // Checked here as the API checks it, so the two fields are marked as soon as they disagree;
+  // whatever else the API refused in them is marked too.
+  const datesWrong = Boolean(dateFrom && dateTo) && dateTo < dateFrom;
+  const datesRefused = 'date_from' in invalid || 'date_to' in invalid;
+
   const [currencies, setCurrencies] = useState<Schemas['CurrencyResponse'][]>([]);
   const [categories, setCategories] = useState<Schemas['CategoryResponse'][]>([]);
   const [amenities, setAmenities] = useState<Schemas['AmenityGroupResponse'][]>([]);
   const [values, setValues] = useState<Schemas['FilterValuesResponse'] | null>(null);
   useEffect(() => {
     void api.GET('/v1/currencies').then(({ data }) => setCurrencies(data ?? []));
-  }, []);
+  }, [lang]);
   useEffect(() => {
     setCategories([]);
     setAmenities([]);
@@ -51,14 +63,15 @@ export function FiltersPanel({
       void api.GET('/v1/categories', { params: { query: { kind } } }).then(({ data }) => setCategories(data ?? []));
     if (kind === 'stay' || kind === 'experience' || kind === 'service')
       void api.GET('/v1/amenities', { params: { query: { kind } } }).then(({ data }) => setAmenities(data ?? []));
-  }, [kind]);
+  }, [kind, lang]);
 
   const num = (name: string, labelKey: string, min = 0) => (
-    <label class="field">
+    <label class={`field${name in invalid ? ' invalid' : ''}`}>
       {t(labelKey)}
       <NumberField
         name={name}
         min={min}
+        invalid={name in invalid}
         value={query.get(name) ?? ''}
         onCommit={(text) => set(name, text ? Math.max(min, Math.floor(Number(text))) : null)}
       />
@@ -120,8 +133,13 @@ export function FiltersPanel({
     }));
 
   return (
-    <aside class="filters" aria-label={t('search.filters.title')}>
-      <h2>{t('search.filters.title')}</h2>
+    <aside class="filters" aria-label={t('search.filters.title')} onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+      <div class="sheet-head">
+        <h2>{t('search.filters.title')}</h2>
+        <button type="button" class="sheet-close" aria-label={t('common.close')} onClick={onClose}>
+          ×
+        </button>
+      </div>
       <PriceSlider
         kind={kind}
         currency={query.get('currency')}
@@ -134,13 +152,15 @@ export function FiltersPanel({
         'web.filters.currency',
         currencies.map((c) => ({ code: c.code, label: `${c.code} · ${c.name}` })),
       )}
-      <div class="row">
+      <div class={`row${datesWrong || datesRefused ? ' invalid' : ''}`}>
         <label class="field">
           {t('web.filters.date_from')}
           <input
             type="date"
             name="date_from"
-            value={query.get('date_from') ?? ''}
+            value={dateFrom}
+            aria-invalid={datesWrong || 'date_from' in invalid}
+            aria-describedby={datesWrong || datesRefused ? 'dates-error' : undefined}
             onChange={(e) => set('date_from', e.currentTarget.value || null)}
           />
         </label>
@@ -149,11 +169,19 @@ export function FiltersPanel({
           <input
             type="date"
             name="date_to"
-            value={query.get('date_to') ?? ''}
+            value={dateTo}
+            min={dateFrom || undefined}
+            aria-invalid={datesWrong || 'date_to' in invalid}
+            aria-describedby={datesWrong || datesRefused ? 'dates-error' : undefined}
             onChange={(e) => set('date_to', e.currentTarget.value || null)}
           />
         </label>
       </div>
+      {(datesWrong || datesRefused) && (
+        <p id="dates-error" class="field-error" role="alert">
+          {t(datesWrong ? 'web.filters.dates_order' : 'errors.validation_error')}
+        </p>
+      )}
       {num('guests', 'search.filters.guests', 1)}
       {select(
         'sort',
@@ -246,7 +274,7 @@ export function FiltersPanel({
           {t('web.filters.reset')}
         </button>
         <button type="button" class="primary show-results" onClick={onClose}>
-          {t('search.show_results', { count: count ?? '…' })}
+          {t('search.show_results', { count })}
         </button>
       </div>
     </aside>
@@ -263,11 +291,13 @@ function NumberField({
   name,
   min,
   value,
+  invalid,
   onCommit,
 }: {
   name: string;
   min: number;
   value: string;
+  invalid: boolean;
   onCommit(text: string): void;
 }) {
   const [draft, setDraft] = useState<string | null>(null);
@@ -276,6 +306,7 @@ function NumberField({
       type="number"
       name={name}
       min={min}
+      aria-invalid={invalid}
       inputMode="numeric"
       value={draft ?? value}
       onInput={(e) => setDraft(e.currentTarget.value)}

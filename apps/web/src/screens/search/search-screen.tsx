@@ -1,10 +1,11 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../../api.ts';
 import { appConfig } from '../../config.ts';
 import { useT } from '../../i18n.ts';
 import { MapView } from '../../map/map-view.tsx';
 import { setQuery, type RouteProps } from '../../router.ts';
 import { useSession } from '../../session.ts';
+import { usePhone } from '../../ui/use-phone.ts';
 import { Feed } from './feed.tsx';
 import { FiltersPanel } from './filters-panel.tsx';
 import {
@@ -35,8 +36,17 @@ export function SearchScreen({ query }: RouteProps) {
   const urlView = mapViewFromUrl(query);
   const start = appConfig?.map.start ?? { lat: 7.88, lon: 98.39, zoom: 10 };
   const view: View = urlView ?? { zoom: start.zoom, lat: start.lat, lon: start.lon };
-  const search = useSearch(filters, area, signedIn);
+  // A phone shows the list or the map (`?view=map`), each the full height; a wide screen both.
+  const phone = usePhone();
+  const shown: 'both' | 'list' | 'map' = !phone ? 'both' : query.get('view') === 'map' ? 'map' : 'list';
+  const search = useSearch(filters, area, signedIn, { map: shown !== 'list' });
   const filterCount = activeFilterCount(query);
+  // "…" while it is counted; a dash when it cannot be (the feed says why), never "…" for good.
+  const count = search.count ?? (search.countFailed ? '–' : '…');
+  // MapLibre (a large script and a second of start-up on a phone) loads once the first cards are
+  // painted, so that it never delays them; a phone showing the list does without it.
+  const painted = useFirstPaint(!search.loadingFeed);
+  const startMap = shown === 'map' || (shown === 'both' && painted);
 
   function onMove(next: Area | null, v: View | null) {
     setArea(next);
@@ -82,26 +92,68 @@ export function SearchScreen({ query }: RouteProps) {
           {filterCount > 0 && <span class="badge">{filterCount}</span>}
         </button>
         <button type="button" class="primary show-results" onClick={() => setShowFilters(false)} aria-live="polite">
-          {t('search.show_results', { count: search.count ?? '…' })}
+          {t('search.show_results', { count })}
         </button>
       </div>
-      <div class="panes">
-        {showFilters && <FiltersPanel query={query} count={search.count} onClose={() => setShowFilters(false)} />}
+      <div class="panes" data-shown={shown}>
+        {showFilters && (
+          <FiltersPanel query={query} count={count} invalid={search.fields} onClose={() => setShowFilters(false)} />
+        )}
         <Feed
           items={search.items}
           hasMore={search.hasMore}
           loading={search.loadingFeed}
+          stale={search.loadingFeed && !search.loadingMore}
           error={search.error}
+          invalid={Object.keys(search.fields).length > 0}
+          failedMore={search.failedMore}
           currency={query.get('currency')}
+          q={query.get('q')}
+          unmatched={search.unmatched}
           loadMore={search.loadMore}
+          retry={search.retry}
+          fixFilters={() => setShowFilters(true)}
         />
         <MapView
           view={view}
-          data={search.map}
+          data={shown === 'list' ? null : search.map}
+          start={startMap}
           onMove={onMove}
           onPick={(id) => document.querySelector(`.card[data-id="${id}"]`)?.scrollIntoView({ block: 'center' })}
         />
+        {phone && (
+          <button
+            type="button"
+            class="view-switch"
+            onClick={() => setQuery({ view: shown === 'map' ? null : 'map' }, { replace: true })}
+          >
+            <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+              <path fill="currentColor" d={shown === 'map' ? LIST_ICON : MAP_ICON} />
+            </svg>
+            {shown === 'map' ? t('map.show_list') : t('map.show_map')}
+          </button>
+        )}
       </div>
     </div>
   );
+}
+
+const MAP_ICON = 'M15 5.1 9 3 3 5v16l6-2.1 6 2.1 6-2V3zM14 18.7l-4-1.4V5.3l4 1.4z';
+const LIST_ICON = 'M4 5h2v2H4zm4 0h12v2H8zM4 11h2v2H4zm4 0h12v2H8zm-4 6h2v2H4zm4 0h12v2H8z';
+
+/** True from the frame after `ready` first became true (the browser has painted what it showed). */
+function useFirstPaint(ready: boolean): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    if (!ready || painted) return;
+    let second = 0;
+    const first = requestAnimationFrame(() => {
+      second = requestAnimationFrame(() => setPainted(true));
+    });
+    return () => {
+      cancelAnimationFrame(first);
+      cancelAnimationFrame(second);
+    };
+  }, [ready, painted]);
+  return painted;
 }

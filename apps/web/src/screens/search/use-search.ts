@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { paths } from '@guest/client';
 import { api, errorCode, type Schemas } from '../../api.ts';
+import { fieldErrors, type FieldErrors } from '../../account/forms.tsx';
+import { useLang } from '../../i18n.ts';
 import type { FeedQuery } from './filters.ts';
 
 /** The visible area of the map: what drives map, feed and count. */
@@ -21,8 +23,19 @@ export interface SearchState {
   cursor: string | null;
   hasMore: boolean;
   count: number | null;
+  /** The count could not be had (the feed's error says why). */
+  countFailed: boolean;
   loadingFeed: boolean;
+  /** What is loading is a next page: the cards shown are current. */
+  loadingMore: boolean;
+  /** The error code of the last failed request (`network` when there was no answer). */
   error: string | null;
+  /** The fields a 400 named (`date_to` …): the filters panel marks them. */
+  fields: FieldErrors;
+  /** The failure was of a next page: the cards above it are current, retrying asks that page again. */
+  failedMore: boolean;
+  /** Words of `q` no result has (the feed's `unmatched_terms`). */
+  unmatched: string[];
 }
 
 const empty = (key: string): SearchState => ({
@@ -32,24 +45,59 @@ const empty = (key: string): SearchState => ({
   cursor: null,
   hasMore: false,
   count: null,
+  countFailed: false,
   loadingFeed: true,
+  loadingMore: false,
   error: null,
+  fields: {},
+  failedMore: false,
+  unmatched: [],
 });
 
 const aborted = (err: unknown) => err instanceof DOMException && err.name === 'AbortError';
 
 /**
- * Map markers, the feed's first page and the count for the filters and the area, asked together
- * whenever either changes. Every answer is applied only if it belongs to the latest request: the
+ * The feed's first page and the count for the filters and the area, and the map markers while the
+ * map is shown (`opts.map`; a phone showing the list asks for none), asked whenever the filters
+ * or the area change. Every answer is applied only if it belongs to the latest request: the
  * requests of an older view are aborted, and an answer that still arrives late is dropped, so a
  * slow old answer never overwrites a newer one. `undefined` area: the map is not placed yet
  * (nothing is asked); `null`: there is no map, search everywhere.
+ *
+ * While a new view is asked for, the previous cards stay, marked busy (`loadingFeed`). When it
+ * fails, they go: what is shown is never another view's answer presented as this one's; the
+ * error and `retry()` take their place (asked again by itself when the browser is back online).
  */
-export function useSearch(filters: FeedQuery, area: Area | null | undefined, signedIn: boolean) {
-  const key = JSON.stringify({ filters, area, signedIn });
+export function useSearch(
+  filters: FeedQuery,
+  area: Area | null | undefined,
+  signedIn: boolean,
+  opts: { map: boolean } = { map: true },
+) {
+  // Cards and markers are in the interface language (Accept-Language): asked again when it changes.
+  const lang = useLang();
+  const [attempt, setAttempt] = useState(0);
+  const key = JSON.stringify({ filters, area, signedIn, lang });
   const [state, setState] = useState<SearchState>(() => empty(key));
   const latest = useRef(key);
   const controller = useRef<AbortController | null>(null);
+  const apply = (forKey: string, patch: Partial<SearchState> | ((s: SearchState) => Partial<SearchState>)) =>
+    setState((s) =>
+      latest.current === forKey && s.key === forKey ? { ...s, ...(typeof patch === 'function' ? patch(s) : patch) } : s,
+    );
+  /** A failed first page: nothing of an older view stays on screen. */
+  const failed = (forKey: string, error: string, fields: FieldErrors = {}) =>
+    apply(forKey, {
+      items: [],
+      cursor: null,
+      hasMore: false,
+      map: null,
+      loadingFeed: false,
+      countFailed: true,
+      error,
+      fields,
+      failedMore: false,
+    });
 
   useEffect(() => {
     latest.current = key;
@@ -59,41 +107,66 @@ export function useSearch(filters: FeedQuery, area: Area | null | undefined, sig
     controller.current = abort;
     // The cards and markers of the previous view stay (marked busy) until the new answers come:
     // clearing them would make the page jump at every move of the map.
-    setState((s) => ({ ...s, key, cursor: null, hasMore: false, count: null, loadingFeed: true, error: null }));
+    setState((s) => ({
+      ...s,
+      key,
+      cursor: null,
+      hasMore: false,
+      count: null,
+      countFailed: false,
+      loadingFeed: true,
+      loadingMore: false,
+      error: null,
+      fields: {},
+      failedMore: false,
+      unmatched: [],
+    }));
     const where = area ? { bbox: area.bbox } : {};
-    const apply = (patch: Partial<SearchState>) =>
-      setState((s) => (latest.current === key && s.key === key ? { ...s, ...patch } : s));
     const fail = (err: unknown) => {
-      if (!aborted(err)) apply({ error: 'network', loadingFeed: false });
+      if (!aborted(err)) failed(key, 'network');
     };
 
     api
       .GET('/v1/search/listings', { params: { query: { ...filters, ...where } }, signal: abort.signal })
-      .then(({ data, error }) =>
-        apply(
-          data
-            ? { items: data.items, cursor: data.next_cursor ?? null, hasMore: data.has_more, loadingFeed: false }
-            : { error: errorCode(error), loadingFeed: false },
-        ),
-      )
+      .then(({ data, error }) => {
+        if (data)
+          apply(key, {
+            items: data.items,
+            cursor: data.next_cursor ?? null,
+            hasMore: data.has_more,
+            loadingFeed: false,
+            unmatched: data.unmatched_terms,
+          });
+        else failed(key, errorCode(error), fieldErrors(error));
+      })
       .catch(fail);
     api
       .GET('/v1/search/count', { params: { query: { ...filters, ...where } }, signal: abort.signal })
-      .then(({ data }) => data && apply({ count: data.count }))
-      .catch(fail);
-    if (area) {
-      const { limit: _limit, cursor: _cursor, sort: _sort, ...mapFilters } = filters;
-      getMap({ ...mapFilters, bbox: area.bbox, zoom: area.zoom }, abort.signal)
-        .then(({ data }) => data && apply({ map: data }))
-        .catch(fail);
-    }
+      .then(({ data }) => apply(key, data ? { count: data.count } : { countFailed: true }))
+      .catch((err: unknown) => {
+        if (!aborted(err)) apply(key, { countFailed: true });
+      });
     return () => abort.abort();
-  }, [key]);
+  }, [key, attempt]);
+
+  // The markers: for the same view, asked once the map is shown (and again when it moves).
+  useEffect(() => {
+    if (!area || !opts.map) return;
+    const abort = new AbortController();
+    const { limit: _limit, cursor: _cursor, sort: _sort, ...mapFilters } = filters;
+    getMap({ ...mapFilters, bbox: area.bbox, zoom: area.zoom }, abort.signal)
+      // Markers of another view are not this view's: none rather than those.
+      .then(({ data }) => apply(key, { map: data ?? null }))
+      .catch((err: unknown) => {
+        if (!aborted(err)) apply(key, { map: null });
+      });
+    return () => abort.abort();
+  }, [key, opts.map, attempt]);
 
   const loadMore = useCallback(() => {
     const s = state;
     if (s.key !== key || !s.hasMore || !s.cursor || s.loadingFeed) return;
-    setState({ ...s, loadingFeed: true });
+    setState({ ...s, loadingFeed: true, loadingMore: true, error: null, failedMore: false });
     const where = area ? { bbox: area.bbox } : {};
     api
       .GET('/v1/search/listings', {
@@ -101,23 +174,35 @@ export function useSearch(filters: FeedQuery, area: Area | null | undefined, sig
         signal: controller.current?.signal,
       })
       .then(({ data, error }) =>
-        setState((cur) => {
-          if (latest.current !== key || cur.key !== key) return cur;
-          if (!data) return { ...cur, loadingFeed: false, error: errorCode(error) };
-          return {
-            ...cur,
-            items: [...cur.items, ...data.items],
-            cursor: data.next_cursor ?? null,
-            hasMore: data.has_more,
-            loadingFeed: false,
-          };
-        }),
+        apply(key, (cur) =>
+          data
+            ? {
+                items: [...cur.items, ...data.items],
+                cursor: data.next_cursor ?? null,
+                hasMore: data.has_more,
+                loadingFeed: false,
+                loadingMore: false,
+              }
+            : { loadingFeed: false, loadingMore: false, error: errorCode(error), failedMore: true },
+        ),
       )
       .catch((err: unknown) => {
-        if (!aborted(err))
-          setState((cur) => (cur.key === key ? { ...cur, loadingFeed: false, error: 'network' } : cur));
+        if (!aborted(err)) apply(key, { loadingFeed: false, loadingMore: false, error: 'network', failedMore: true });
       });
   }, [state, key]);
 
-  return { ...state, current: state.key === key, loadMore };
+  /** Asks again what failed: the next page, or the whole view. */
+  const retry = useCallback(() => {
+    if (state.failedMore) loadMore();
+    else setAttempt((n) => n + 1);
+  }, [state.failedMore, loadMore]);
+
+  // Back online after a lost connection: ask again without waiting for a tap.
+  useEffect(() => {
+    if (state.error !== 'network') return;
+    window.addEventListener('online', retry);
+    return () => window.removeEventListener('online', retry);
+  }, [state.error, retry]);
+
+  return { ...state, current: state.key === key, loadMore, retry };
 }

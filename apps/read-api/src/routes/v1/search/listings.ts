@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { optionalAuth } from '@guest/auth';
-import { errorResponses } from '@guest/http-kit';
+import { errorResponses, publicBaseUrl } from '@guest/http-kit';
 import { feedParams } from '../../../search/params.ts';
 import { FeedResponse } from '../../../search/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
@@ -85,6 +85,7 @@ export default async function listingsRoute(
         response: { 200: FeedResponse, ...errorResponses(400, 401, 429, 500) },
       },
     },
-    async (req) => services.search.feed(req.query, { lang: req.lang, accountId: req.auth?.accountId }),
+    async (req) =>
+      services.search.feed(req.query, { lang: req.lang, accountId: req.auth?.accountId, base: publicBaseUrl(req) }),
   );
 }
