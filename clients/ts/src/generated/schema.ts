@@ -2442,7 +2442,7 @@ export interface components {
     /** @description The `ETag` of a copy the client holds: 304 without a body when it is still current. */
     IfNoneMatch: string;
     /**
-     * @description Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; anonymous: with the same request) within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
+     * @description Makes a creating request safe to retry: a repeat with the same key (signed in: of the same account; signed out: the key alone) and the same request within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing; the same key with another request is 409 and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
      * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
      */
     IdempotencyKey: string;
@@ -2861,7 +2861,7 @@ export interface operations {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
         /**
-         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; anonymous: with the same request) within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
+         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: of the same account; signed out: the key alone) and the same request within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing; the same key with another request is 409 and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
          * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -3164,7 +3164,7 @@ export interface operations {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
         /**
-         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; anonymous: with the same request) within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
+         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: of the same account; signed out: the key alone) and the same request within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing; the same key with another request is 409 and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
          * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -3288,7 +3288,7 @@ export interface operations {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
         /**
-         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; anonymous: with the same request) within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
+         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: of the same account; signed out: the key alone) and the same request within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing; the same key with another request is 409 and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
          * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -3624,7 +3624,7 @@ export interface operations {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
         /**
-         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; anonymous: with the same request) within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
+         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: of the same account; signed out: the key alone) and the same request within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing; the same key with another request is 409 and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
          * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -4070,7 +4070,7 @@ export interface operations {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
         /**
-         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; anonymous: with the same request) within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
+         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: of the same account; signed out: the key alone) and the same request within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing; the same key with another request is 409 and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
          * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -4504,7 +4504,7 @@ export interface operations {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
         /**
-         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; anonymous: with the same request) within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
+         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: of the same account; signed out: the key alone) and the same request within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing; the same key with another request is 409 and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
          * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -7566,7 +7566,7 @@ export interface operations {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
         /**
-         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; anonymous: with the same request) within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
+         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: of the same account; signed out: the key alone) and the same request within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing; the same key with another request is 409 and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
          * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -7987,7 +7987,7 @@ export interface operations {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
         /**
-         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: by the same account; anonymous: with the same request) within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
+         * @description Makes a creating request safe to retry: a repeat with the same key (signed in: of the same account; signed out: the key alone) and the same request within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing; the same key with another request is 409 and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
          * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
