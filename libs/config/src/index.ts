@@ -11,7 +11,7 @@ import {
   secretsMustBeGiven,
 } from './secrets.ts';
 
-export { repoRoot, readEnvFile, stackEnvFile, secretsEnvFile, isLoopbackHost, SECRET_NAMES };
+export { repoRoot, readEnvFile, stackEnvFile, secretsEnvFile, isLoopbackHost, secretsMustBeGiven, SECRET_NAMES };
 export { envSchema };
 export { exitUnlessSupportedRuntime, minimumNode, nodeAtLeast, runtimeProblem } from './runtime.ts';
 export type Config = Env;

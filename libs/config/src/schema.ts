@@ -112,6 +112,33 @@ const corsOrigins = z
     return entries;
   });
 
+/** Exact origins (`https://img.example.com`: scheme, host, optional port), comma-separated. */
+const exactOrigins = z
+  .string()
+  .default('')
+  .transform((raw, ctx): string[] => {
+    const entries = raw
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
+    const bad = entries.filter((e) => {
+      try {
+        const u = new URL(e);
+        return !['http:', 'https:'].includes(u.protocol) || u.origin !== e;
+      } catch {
+        return true;
+      }
+    });
+    if (bad.length) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `exact origins like https://img.example.com (no path, no trailing slash): ${bad.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
 /**
  * Signing and encryption keys. Unset in development, each takes its own random value from
  * `.data/secrets.env`; production (or any non-loopback HOST) must give them (`loadConfig`).
@@ -147,6 +174,25 @@ export const envSchema = z.object({
   CORS_ORIGINS: corsOrigins,
   /** How long a browser may keep a preflight answer (`Access-Control-Max-Age`). */
   CORS_MAX_AGE_S: int(600, 0, 86_400),
+  /**
+   * `Strict-Transport-Security: max-age=…` on every answer when PUBLIC_BASE_URL is https (issue 32
+   * point 8): a browser that has seen the API once never speaks plain HTTP to it again. One year
+   * by default; 0 tells browsers to forget it (before moving off HTTPS).
+   */
+  HSTS_MAX_AGE_S: int(31_536_000, 0, 63_072_000),
+  /**
+   * `/metrics` (per-route counts, queue depths) is for the operator's scraper, not the public
+   * (issue 32 point 8). Set: it answers only with `Authorization: Bearer <METRICS_TOKEN>`. Unset:
+   * open on a development checkout listening on loopback, not served at all (404) where the
+   * secrets must be given (production, or any host other than loopback).
+   */
+  METRICS_TOKEN: secret.optional(),
+  /**
+   * Origins the web page may show images from besides its own (listing photos kept on another
+   * host, a CDN): exact origins like `https://img.example.com`, comma-separated. The page's CSP
+   * also allows the files origin (ORIGIN_FILES_URL) and the map provider's (MAP_UPSTREAM_URL).
+   */
+  WEB_IMAGE_ORIGINS: exactOrigins,
 
   DATABASE_URL: url(['postgres:', 'postgresql:']).default('postgres://postgres@127.0.0.1:5432/guest'),
   DATABASE_POOL_MAX: int(10, 1, 200),
