@@ -255,6 +255,21 @@ export const envSchema = z.object({
   BODY_LIMIT_BYTES: int(1_048_576, 1024),
   MAX_UPLOAD_MB: int(10, 1, 100),
   MAX_IMAGE_MEGAPIXELS: int(40, 1, 500),
+  /**
+   * HEIC has a lower cap (issue 32 point 5): libheif decodes in WebAssembly at about 11 bytes a
+   * pixel and up to 2 s for 40 MP. 24 MP takes the photos of today's phones (12-24 MP, iPhone's
+   * 48 MP "HEIF Max" excepted); larger ones are refused from their container dimensions.
+   */
+  MAX_HEIC_MEGAPIXELS: int(24, 1, 500),
+  /**
+   * Threads of the write API that decode uploaded images, off the event loop (issue 32 point 5),
+   * and the uploads that may wait for one; one more is refused with 503 `unavailable` and
+   * Retry-After (UNAVAILABLE_RETRY_AFTER_S). A HEIC decode holds up to about 300 MiB at
+   * MAX_HEIC_MEGAPIXELS and one core: one thread by default, so that a burst of uploads leaves the
+   * other cores to the event loop; size it to the memory as well as the cores.
+   */
+  IMAGE_POOL_SIZE: int(1, 1, 64),
+  IMAGE_POOL_QUEUE: int(8, 0, 10_000),
   IDEMPOTENCY_TTL_H: int(24, 1, 720),
   SEARCH_LIMIT_DEFAULT: int(20, 1, 100),
   SEARCH_LIMIT_MAX: int(100, 1, 1000),
