@@ -103,9 +103,14 @@ async function writeApiPlugin(app: FastifyInstance): Promise<void> {
       queueMax: config.IMAGE_POOL_QUEUE,
       retryAfterS: config.UNAVAILABLE_RETRY_AFTER_S,
     }),
+    passwords: new WorkPool({
+      size: config.PASSWORD_POOL_SIZE,
+      queueMax: config.PASSWORD_POOL_QUEUE,
+      retryAfterS: config.UNAVAILABLE_RETRY_AFTER_S,
+    }),
   };
   // Threads start in the background: the server answers meanwhile, the first upload finds them ready.
-  for (const pool of [work.images]) {
+  for (const pool of [work.images, work.passwords]) {
     pool
       .warm()
       .catch((err: unknown) => app.log.warn({ err }, 'a work thread did not start; it is retried on first use'));
@@ -131,7 +136,7 @@ async function writeApiPlugin(app: FastifyInstance): Promise<void> {
   app.addHook('onClose', async () => {
     await jobs.stop();
     await transport.close();
-    await work.images.close();
+    await Promise.all([work.images.close(), work.passwords.close()]);
   });
 
   const options: WriteRouteOptions = { services: createWriteServices(deps) };

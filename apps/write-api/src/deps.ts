@@ -26,7 +26,7 @@ export interface WriteDeps {
   jobs: Jobs;
   cursors: CursorCodec;
   rateLimiter: RateLimiter;
-  /** Threads for work that would hold the event loop: image decoding. */
-  work: { images: WorkPool };
+  /** Threads for work that would hold the event loop: image decoding, password strength. */
+  work: { images: WorkPool; passwords: WorkPool };
   log: Log;
 }

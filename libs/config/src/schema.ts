@@ -270,6 +270,13 @@ export const envSchema = z.object({
    */
   IMAGE_POOL_SIZE: int(1, 1, 64),
   IMAGE_POOL_QUEUE: int(8, 0, 10_000),
+  /**
+   * Threads that estimate password strength (zxcvbn: up to a few hundred ms for a long password)
+   * off the event loop, apart from the images so that uploads never hold up a sign-up, and the
+   * checks that may wait; one more is refused with 503 like an image.
+   */
+  PASSWORD_POOL_SIZE: int(1, 1, 64),
+  PASSWORD_POOL_QUEUE: int(64, 0, 10_000),
   IDEMPOTENCY_TTL_H: int(24, 1, 720),
   SEARCH_LIMIT_DEFAULT: int(20, 1, 100),
   SEARCH_LIMIT_MAX: int(100, 1, 1000),

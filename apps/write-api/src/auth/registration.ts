@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { schema, type DbTx } from '@guest/db';
 import { errors } from '@guest/http-kit';
-import { hashPassword, passwordProblem, PASSWORD_PROBLEM_MESSAGES, type AuthContext } from '@guest/auth';
+import { hashPassword, PASSWORD_PROBLEM_MESSAGES, type AuthContext } from '@guest/auth';
 import { inTransaction, type JobDb } from '@guest/jobs';
 import { enqueueMail } from '@guest/mail';
 import type { WriteDeps } from '../deps.ts';
@@ -16,7 +16,7 @@ import type { SignInPolicy } from './sign-in-policy.ts';
 
 const { accounts } = schema;
 
-type RegistrationDeps = Pick<WriteDeps, 'config' | 'database' | 'redis' | 'clock' | 'jobs' | 'rateLimiter'>;
+type RegistrationDeps = Pick<WriteDeps, 'config' | 'database' | 'redis' | 'clock' | 'jobs' | 'rateLimiter' | 'work'>;
 
 const emailTaken = () =>
   errors.conflict('email_taken', 'An account with this email exists; sign in or reset the password.', {
@@ -69,7 +69,13 @@ export function createRegistration(deps: RegistrationDeps, policy: SignInPolicy)
       }
       const email = normalizeEmail(body.email);
       policy.assertAllowed(email);
-      const problem = passwordProblem(body.password, email);
+      // zxcvbn takes up to a few hundred ms on a long password: in the work pool, off the event loop.
+      const problem = await deps.work.passwords.run({
+        kind: 'password',
+        password: body.password,
+        email,
+        personal: [body.first_name, body.last_name],
+      });
       if (problem) throw errors.validation('password', PASSWORD_PROBLEM_MESSAGES[problem], { reason: problem });
 
       // A taken email is answered before the expensive hash; the insert below still settles races.

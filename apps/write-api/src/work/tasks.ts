@@ -1,3 +1,4 @@
+import { breachedList, PASSWORD_MIN, passwordProblem, type PasswordProblem } from '@guest/auth/password-rules';
 import { ImageRefused, processAvatar, type ImageLimits } from '../media/image.ts';
 
 /**
@@ -6,6 +7,7 @@ import { ImageRefused, processAvatar, type ImageLimits } from '../media/image.ts
  */
 export type WorkTask =
   | { kind: 'avatar'; input: Uint8Array; limits: ImageLimits }
+  | { kind: 'password'; password: string; email: string | null; personal: string[] }
   /** Loads what the other tasks need, once per thread (`WorkPool.warm`). */
   | { kind: 'warm' };
 
@@ -15,9 +17,11 @@ export type AvatarOutcome =
 
 export type WorkResult<K extends WorkTask['kind']> = K extends 'avatar'
   ? AvatarOutcome
-  : K extends 'warm'
-    ? null
-    : never;
+  : K extends 'password'
+    ? PasswordProblem | null
+    : K extends 'warm'
+      ? null
+      : never;
 
 export type WorkRequest = WorkTask;
 
@@ -37,7 +41,10 @@ export async function perform(task: WorkTask): Promise<WorkResult<WorkTask['kind
           return { ok: false, reason: err.reason, message: err.message, extra: err.extra };
         throw err;
       }
+    case 'password':
+      return passwordProblem(task.password, task.email, task.personal);
     case 'warm':
+      breachedList(PASSWORD_MIN);
       return null;
   }
 }
