@@ -25,6 +25,8 @@ export class ConfigError extends Error {
 
 /** Settings that are no longer read; naming one is a mistake worth a clear message, not silence. */
 const WITHDRAWN: Record<string, string> = {
+  CAPTCHA_POW_BITS:
+    'the proof of work is PBKDF2 now (issue 32 point 2): set CAPTCHA_POW_COST, CAPTCHA_POW_COUNTERS, CAPTCHA_POW_MAX_LEVEL',
   JWT_SECRET_WRITE: 'one access token serves the whole guest API now (DESIGN G5b): set JWT_SECRET',
   JWT_SECRET_READ: 'one access token serves the whole guest API now (DESIGN G5b): set JWT_SECRET',
   JWT_SECRET_SOCKET: 'one access token serves the whole guest API now (DESIGN G5b): set JWT_SECRET',

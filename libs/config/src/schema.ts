@@ -362,10 +362,17 @@ export const envSchema = z.object({
   CAPTCHA_TTL_S: int(120, 10, 3600),
   CAPTCHA_TOLERANCE_PX: int(4, 0, 20),
   /**
-   * Leading zero bits of the captcha's proof of work: 13 is 8,192 SHA-256 hashes on average,
-   * about 100-300 ms with WebCrypto in a browser, one hash for the server to check.
+   * The captcha's proof of work (issue 32 point 2, ALTCHA PoW v2 with PBKDF2-HMAC-SHA-256): each
+   * counter tried costs CAPTCHA_POW_COST iterations (about 1 ms of one core of a server for 5,000),
+   * and the counter is drawn below CAPTCHA_POW_COUNTERS at the first level, twice that at each
+   * level above, up to CAPTCHA_POW_MAX_LEVEL. A level is added by each failure of the account or
+   * the address past the threshold at which a captcha is demanded. At the first level a script
+   * spends 2.2 CPU-seconds on average (4,400 counters at most) and a phone spreads the work over
+   * its cores while the person slides the piece.
    */
-  CAPTCHA_POW_BITS: int(13, 0, 24),
+  CAPTCHA_POW_COST: int(5000, 1, 1_000_000),
+  CAPTCHA_POW_COUNTERS: int(4400, 1, 10_000_000),
+  CAPTCHA_POW_MAX_LEVEL: int(6, 1, 20),
   /** Failed logins within CAPTCHA_FAILURE_WINDOW_S after which a captcha is demanded. */
   CAPTCHA_AFTER_FAILED_LOGINS_PER_EMAIL: int(3, 1),
   CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS: int(5, 1),

@@ -78,7 +78,13 @@ export function createPasswords(deps: PasswordDeps, policy: SignInPolicy) {
       // together see each other, so a burst gets past the captcha no more often than requests sent
       // one by one.
       const burst = await hitSignal(deps.redis, 'reset-address', address, 3600);
-      await checkCaptcha(deps, burst > config.CAPTCHA_AFTER_RESET_REQUESTS_PER_ADDRESS, body);
+      await checkCaptcha(
+        deps,
+        burst > config.CAPTCHA_AFTER_RESET_REQUESTS_PER_ADDRESS,
+        body,
+        { address, emailKey: emailKey(body.email), accountId: null, sessionId: null },
+        { 'reset-address': 1 },
+      );
 
       const email = normalizeEmail(body.email);
       // Counted for every address, known or not, so the limit itself reveals nothing.

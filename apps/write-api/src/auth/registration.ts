@@ -7,7 +7,7 @@ import { inTransaction, type JobDb } from '@guest/jobs';
 import { enqueueMail } from '@guest/mail';
 import type { WriteDeps } from '../deps.ts';
 import { Email, type RegisterRequest } from './schemas.ts';
-import { normalizeEmail } from './email.ts';
+import { emailKey, normalizeEmail } from './email.ts';
 import { openSession, tokenPair, type ClientMeta, type TokenPair } from './sessions.ts';
 import { consumeEmailToken, issueEmailToken } from './email-tokens.ts';
 import { confirmEmailMail } from './mails.ts';
@@ -62,7 +62,13 @@ export function createRegistration(deps: RegistrationDeps, policy: SignInPolicy)
       // broken rule, success), and before any work: probing which emails exist, or making the
       // server hash passwords, is not free beyond the burst.
       const attempts = await hitSignal(deps.redis, 'register-address', client.address, 3600);
-      await checkCaptcha(deps, attempts > config.CAPTCHA_AFTER_REGISTRATIONS_PER_ADDRESS, body);
+      await checkCaptcha(
+        deps,
+        attempts > config.CAPTCHA_AFTER_REGISTRATIONS_PER_ADDRESS,
+        body,
+        { address: client.address, emailKey: emailKey(body.email), accountId: null, sessionId: null },
+        { 'register-address': 1 },
+      );
 
       if (!body.accept_terms) {
         throw errors.validation('accept_terms', 'Registration needs consent to the terms.', { reason: 'must_be_true' });
