@@ -131,11 +131,9 @@ export const CaptchaResponse = z
     pow: z
       .object({
         algorithm: z.literal('PBKDF2/SHA-256'),
-        nonce: z
-          .string()
-          .meta({
-            description: 'Hex: the PBKDF2 password is these bytes followed by the counter (uint32, big-endian).',
-          }),
+        nonce: z.string().meta({
+          description: 'Hex: the PBKDF2 password is these bytes followed by the counter (uint32, big-endian).',
+        }),
         salt: z.string().meta({ description: 'Hex: the PBKDF2 salt.' }),
         cost: z.number().int().meta({ description: 'PBKDF2 iterations for each counter tried.' }),
         key_length: z.number().int().meta({ description: 'Bytes of the derived key.' }),
