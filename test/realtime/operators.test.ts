@@ -74,3 +74,33 @@ describe('gateway operator endpoints', () => {
     await eventually('no socket to remain', openSockets, { until: (n) => n === 0 });
   });
 });
+
+describe('gateway answers like the API (issue 32 point 8)', () => {
+  it('says nosniff on every answer, HSTS when served over https, and keeps /metrics behind METRICS_TOKEN', async () => {
+    for (const path of ['/livez', '/readyz', '/metrics', '/health', '/nope', '/v1/ws']) {
+      const res = await http(base, 'GET', path);
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(res.headers.get('strict-transport-security'), path).toBeNull();
+    }
+    const token = 'a-metrics-token-of-at-least-32-bytes-long';
+    const guarded = await startGateway({
+      config: { ...t.config, PUBLIC_BASE_URL: 'https://api.example.test', METRICS_TOKEN: token },
+      authenticate: socketAuthenticator(t.runtime),
+      port: 0,
+      host: '127.0.0.1',
+    });
+    try {
+      const at = `http://127.0.0.1:${guarded.port}`;
+      const refused = await http(at, 'GET', '/metrics');
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.details.reason).toBe('metrics_token');
+      expect(refused.headers.get('strict-transport-security')).toBe('max-age=31536000');
+      expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
+      const scraped = await http(at, 'GET', '/metrics', { token });
+      expect(scraped.status).toBe(200);
+      expect(scraped.text).toMatch(/^realtime_open_sockets 0$/m);
+    } finally {
+      await guarded.close();
+    }
+  });
+});

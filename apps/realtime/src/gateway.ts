@@ -2,7 +2,14 @@ import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '@guest/config';
 import { accountChannel, type SocketMessage } from '@guest/realtime-bus';
-import { loadTransport, type HttpAnswer, type Transport, type TransportSocket } from './transport.ts';
+import { carriesMetricsToken, metricsAccess, securityHeaders } from '@guest/http-kit';
+import {
+  loadTransport,
+  type HttpAnswer,
+  type Transport,
+  type TransportHandlers,
+  type TransportSocket,
+} from './transport.ts';
 import { ASYNCAPI_PATH, asyncApiDocument } from './asyncapi.ts';
 import { CLOSE_CODES, parseClientMessage, type ServerData, type ServerMessageType } from './protocol.ts';
 
@@ -180,6 +187,54 @@ export async function startGateway(opts: {
     scheduleExpiry(ws);
   };
 
+  // Issue 32 point 8: what the API's own answers carry, on the gateway's too when it is deployed alone.
+  const always = securityHeaders(config);
+  const withAlwaysHeaders = (answer: HttpAnswer): HttpAnswer => ({
+    ...answer,
+    headers: { ...always, ...answer.headers },
+  });
+  const metrics = metricsAccess(config);
+
+  const httpAnswer = (req: Parameters<TransportHandlers<UserData>['http']>[0]): HttpAnswer => {
+    const requestId = req.header('x-request-id') || randomUUID();
+    if (!req.upgrade && req.method === 'GET' && req.path === '/health') {
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"ok"}' };
+    }
+    // Deployed alone, the gateway answers the operator endpoints itself (DESIGN G4d). Its
+    // one dependency of its own is the Redis subscription that delivers messages.
+    if (!req.upgrade && req.method === 'GET' && req.path === '/livez') {
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"ok"}' };
+    }
+    if (!req.upgrade && req.method === 'GET' && req.path === '/readyz') {
+      const ready = subscriber.status === 'ready';
+      return {
+        status: ready ? 200 : 503,
+        headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+        body: JSON.stringify({ status: ready ? 'ready' : 'not_ready', checks: { cache: ready ? 'ok' : 'down' } }),
+      };
+    }
+    if (!req.upgrade && req.method === 'GET' && req.path === '/metrics' && metrics !== 'closed') {
+      if (metrics === 'token' && !carriesMetricsToken(req.header('authorization'), config.METRICS_TOKEN!)) {
+        return envelope(401, 'unauthorized', 'The metrics need Authorization: Bearer <METRICS_TOKEN>.', requestId, {
+          reason: 'metrics_token',
+        });
+      }
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' },
+        body: `${OPEN_SOCKETS_HELP}realtime_open_sockets ${openCount}\n`,
+      };
+    }
+    if (!req.upgrade && req.method === 'GET' && req.path === ASYNCAPI_PATH) {
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+        body: (asyncApiJson ??= JSON.stringify(asyncApiDocument(config))),
+      };
+    }
+    return envelope(404, 'not_found', `Nothing at ${req.path}; the socket is ${SOCKET_PATH}.`, requestId);
+  };
+
   let server;
   try {
     server = await transport.listen<UserData>({
@@ -189,52 +244,23 @@ export async function startGateway(opts: {
       maxPayload: MAX_PAYLOAD,
       idleTimeoutS: 60,
       handlers: {
-        http: (req) => {
-          const requestId = req.header('x-request-id') || randomUUID();
-          if (!req.upgrade && req.method === 'GET' && req.path === '/health') {
-            return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"ok"}' };
-          }
-          // Deployed alone, the gateway answers the operator endpoints itself (DESIGN G4d). Its
-          // one dependency of its own is the Redis subscription that delivers messages.
-          if (!req.upgrade && req.method === 'GET' && req.path === '/livez') {
-            return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"ok"}' };
-          }
-          if (!req.upgrade && req.method === 'GET' && req.path === '/readyz') {
-            const ready = subscriber.status === 'ready';
-            return {
-              status: ready ? 200 : 503,
-              headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
-              body: JSON.stringify({ status: ready ? 'ready' : 'not_ready', checks: { cache: ready ? 'ok' : 'down' } }),
-            };
-          }
-          if (!req.upgrade && req.method === 'GET' && req.path === '/metrics') {
-            return {
-              status: 200,
-              headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' },
-              body: `${OPEN_SOCKETS_HELP}realtime_open_sockets ${openCount}\n`,
-            };
-          }
-          if (!req.upgrade && req.method === 'GET' && req.path === ASYNCAPI_PATH) {
-            return {
-              status: 200,
-              headers: { 'content-type': 'application/json', 'x-request-id': requestId },
-              body: (asyncApiJson ??= JSON.stringify(asyncApiDocument(config))),
-            };
-          }
-          return envelope(404, 'not_found', `Nothing at ${req.path}; the socket is ${SOCKET_PATH}.`, requestId);
-        },
+        http: (req) => withAlwaysHeaders(httpAnswer(req)),
         upgrade: async (req) => {
           const requestId = req.header('x-request-id') || randomUUID();
           try {
             const result = await authenticate(req.query);
             if ('code' in result) {
-              return { refuse: envelope(result.status, result.code, result.message, requestId, result.details) };
+              return {
+                refuse: withAlwaysHeaders(
+                  envelope(result.status, result.code, result.message, requestId, result.details),
+                ),
+              };
             }
             return {
               accept: { ...result, connectionId: randomUUID(), closed: false, warnedFor: 0, timers: [] },
             };
           } catch {
-            return { refuse: envelope(500, 'internal_error', 'Internal error.', requestId) };
+            return { refuse: withAlwaysHeaders(envelope(500, 'internal_error', 'Internal error.', requestId)) };
           }
         },
         open: async (ws) => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { repoRoot } from '@guest/config';
+import { repoRoot, type Config } from '@guest/config';
 import { AppError, publicBaseUrl, type AppPlugin } from '@guest/http-kit';
 
 /** Where `npm run build` (Vite, apps/web) writes the web client. */
@@ -33,24 +33,52 @@ const TYPES: Record<string, string> = {
 };
 const ASSET = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/;
 
+const originOf = (url: string | undefined): string | null => {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
+  } catch {
+    return null;
+  }
+};
+
 /**
- * The page's rules for the browser: its own scripts only (MapLibre's worker included), API calls
- * and the socket to this origin, images also from the API's public origin (the demo photos it
- * makes, absolute URLs of `PUBLIC_BASE_URL`, which may name another host than the page's) and
- * from HTTPS hosts (listing photos).
+ * The page's rules for the browser (issue 32 point 8): its own scripts only (MapLibre's worker
+ * included); requests and the socket to its own origin and the API's (ORIGIN_API_URL or
+ * PUBLIC_BASE_URL, with their ws/wss form for the socket) and to the map provider (a style may
+ * name the provider's tiles and glyphs directly); images from those and from the files origin
+ * (ORIGIN_FILES_URL) and WEB_IMAGE_ORIGINS (listing photos on another host). No other host: a
+ * script injected into the page could neither send what it reads anywhere nor load anything.
  */
-function contentSecurityPolicy(apiOrigin: string): string {
+export function contentSecurityPolicy(
+  config: Pick<
+    Config,
+    'PUBLIC_BASE_URL' | 'ORIGIN_API_URL' | 'ORIGIN_FILES_URL' | 'MAP_UPSTREAM_URL' | 'WEB_IMAGE_ORIGINS'
+  >,
+  /** The API's base as this server answers it (the demo photos' absolute URLs name it). */
+  served?: string,
+): string {
+  const api = [originOf(config.ORIGIN_API_URL), originOf(config.PUBLIC_BASE_URL)].filter((o): o is string => !!o);
+  const sockets = api.map((o) => o.replace(/^http/, 'ws'));
+  const map = originOf(config.MAP_UPSTREAM_URL);
+  const files = originOf(config.ORIGIN_FILES_URL);
+  const list = (...items: Array<string | null | undefined>) =>
+    [...new Set(items.filter((i): i is string => !!i))].join(' ');
   return [
     "default-src 'self'",
     "script-src 'self'",
     "worker-src 'self' blob:",
     "style-src 'self' 'unsafe-inline'",
-    `img-src 'self' ${apiOrigin} data: blob: https:`,
-    "connect-src 'self' ws: wss:",
+    // The demo photos' absolute URLs name the API's base as served, whichever host name the page
+    // was opened on (localhost for 127.0.0.1).
+    `img-src ${list("'self'", originOf(served), 'data:', 'blob:', ...api, files, map, ...config.WEB_IMAGE_ORIGINS)}`,
+    `connect-src ${list("'self'", ...api, ...sockets, map)}`,
     "font-src 'self'",
     "frame-ancestors 'none'",
     "base-uri 'none'",
     "form-action 'self'",
+    "object-src 'none'",
   ].join('; ');
 }
 
@@ -67,8 +95,7 @@ async function sendIndex(req: FastifyRequest, reply: FastifyReply, status = 200)
     .code(status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-cache')
-    .header('content-security-policy', contentSecurityPolicy(new URL(publicBaseUrl(req)).origin))
-    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', contentSecurityPolicy(req.server.runtime.config, publicBaseUrl(req)))
     .header('referrer-policy', 'same-origin')
     .send(html);
 }
@@ -100,7 +127,6 @@ async function webRoutes(app: FastifyInstance): Promise<void> {
       .type(TYPES[path.extname(file)] ?? 'application/octet-stream')
       .header('vary', 'accept-encoding')
       .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('x-content-type-options', 'nosniff')
       .send(body);
   });
 }

@@ -4,6 +4,7 @@ import { createJobs } from '@guest/jobs';
 import { mailQueueSpec, startMailWorker, transportFromConfig } from '@guest/mail';
 import type { WriteDeps } from './deps.ts';
 import { createWriteServices, type WriteRouteOptions } from './services.ts';
+import { WorkPool } from './work/pool.ts';
 import { passwordResetQueueSpec, startPasswordResetWorker } from './auth/password-reset-job.ts';
 import { lockoutNoticeQueueSpec, startLockoutNoticeWorker } from './auth/lockout-notice-job.ts';
 import emailAvailability from './routes/v1/auth/email-availability.ts';
@@ -96,6 +97,24 @@ async function writeApiPlugin(app: FastifyInstance): Promise<void> {
   const jobs = createJobs({ connectionString: config.DATABASE_URL, schema: config.JOBS_SCHEMA, log: app.log });
   await jobs.start([mailQueueSpec, passwordResetQueueSpec, lockoutNoticeQueueSpec]);
   const transport = transportFromConfig(config);
+  const work = {
+    images: new WorkPool({
+      size: config.IMAGE_POOL_SIZE,
+      queueMax: config.IMAGE_POOL_QUEUE,
+      retryAfterS: config.UNAVAILABLE_RETRY_AFTER_S,
+    }),
+    passwords: new WorkPool({
+      size: config.PASSWORD_POOL_SIZE,
+      queueMax: config.PASSWORD_POOL_QUEUE,
+      retryAfterS: config.UNAVAILABLE_RETRY_AFTER_S,
+    }),
+  };
+  // Threads start in the background: the server answers meanwhile, the first upload finds them ready.
+  for (const pool of [work.images, work.passwords]) {
+    pool
+      .warm()
+      .catch((err: unknown) => app.log.warn({ err }, 'a work thread did not start; it is retried on first use'));
+  }
 
   const deps: WriteDeps = {
     config,
@@ -106,6 +125,7 @@ async function writeApiPlugin(app: FastifyInstance): Promise<void> {
     jobs,
     cursors: app.cursors,
     rateLimiter: app.rateLimiter,
+    work,
     log: app.log,
   };
   if (config.MAIL_WORKER) {
@@ -116,6 +136,7 @@ async function writeApiPlugin(app: FastifyInstance): Promise<void> {
   app.addHook('onClose', async () => {
     await jobs.stop();
     await transport.close();
+    await Promise.all([work.images.close(), work.passwords.close()]);
   });
 
   const options: WriteRouteOptions = { services: createWriteServices(deps) };

@@ -5,6 +5,7 @@ import type { Jobs } from '@guest/jobs';
 import type { Clock } from '@guest/runtime';
 import type { FileStorage } from '@guest/storage';
 import type { CursorCodec, RateLimiter } from '@guest/http-kit';
+import type { WorkPool } from './work/pool.ts';
 
 /** Where a service reports what it does not raise (best-effort work that failed). */
 export interface Log {
@@ -25,5 +26,7 @@ export interface WriteDeps {
   jobs: Jobs;
   cursors: CursorCodec;
   rateLimiter: RateLimiter;
+  /** Threads for work that would hold the event loop: image decoding, password strength. */
+  work: { images: WorkPool; passwords: WorkPool };
   log: Log;
 }

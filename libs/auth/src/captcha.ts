@@ -1,18 +1,27 @@
-import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import type { Redis } from 'ioredis';
+import { createChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 
 /**
  * DESIGN G5d: a slider puzzle; the answer is the piece's x offset in pixels (the left edge of its
- * box when it sits centred on its shadow), plus the nonce of a small proof of work.
+ * box when it sits centred on its shadow), plus the counter of a proof of work.
  *
- * What keeps scripts out (issue 14 point 2): the piece is a silhouette (a heart, a star, ...)
- * with its own fill, turned 20-35 degrees and drawn smaller than its shadow; the picture holds
- * that shadow, soft-edged, among shadows of other silhouettes and under sharper clutter and pixel
- * noise. No pixel of the piece appears in the picture (crop matching finds nothing), and the
- * piece's outline does not lie on the shadow's (edge matching finds clutter as often as a gap).
- * A person names the shape and finds the one shadow with that name; the row is not handed out.
- * The proof of work makes each attempt cost CPU, so solving in bulk is not free either.
+ * The drawing (issue 14 point 2): the piece is a silhouette (a heart, a star, ...) with its own
+ * fill, turned 20-35 degrees and drawn smaller than its shadow; the picture holds that shadow,
+ * soft-edged, among shadows of other silhouettes and under sharper clutter and pixel noise. A
+ * person names the shape and finds the one shadow with that name; the row is not handed out.
+ *
+ * The drawing is not the defence (issue 32 point 2, DESIGN section 7 "Captcha (G5d), revised"):
+ * a script that reads the piece's outline from its alpha channel and looks for colour-neutral
+ * edges in log space solves most puzzles. The defence is the price of each answer: a proof of
+ * work (ALTCHA's PoW v2, `altcha-lib`: PBKDF2-HMAC-SHA-256 of a counter, `cost` iterations each,
+ * until the derived key starts with the challenge's prefix), whose counter is drawn at random
+ * below a maximum that doubles with each level of suspicion (`CaptchaPow.maxCounter`). PBKDF2 runs
+ * native in a browser (WebCrypto) as in a script, so a script gets no large head start on a
+ * person, and a person's phone spreads the counters over its cores. The challenge is bound to
+ * the address, the session and the email it was fetched for, used once, and short-lived.
  */
 export const CAPTCHA_WIDTH = 320;
 export const CAPTCHA_HEIGHT = 160;
@@ -45,12 +54,41 @@ function polygon(points: Array<[number, number]>): string {
   return `M${points.map(([x, y]) => `${x.toFixed(2)} ${y.toFixed(2)}`).join(' L')} Z`;
 }
 
+/** The proof of work of a challenge, as ALTCHA's PoW v2 names its parameters. */
 export interface ProofOfWork {
-  algorithm: 'sha256';
-  /** Hash `prefix` followed by the nonce in decimal digits (UTF-8). */
-  prefix: string;
-  /** The digest must start with this many zero bits. */
-  difficultyBits: number;
+  algorithm: 'PBKDF2/SHA-256';
+  /** Hex: the PBKDF2 password is these bytes followed by the counter as a big-endian uint32. */
+  nonce: string;
+  /** Hex: the PBKDF2 salt. */
+  salt: string;
+  /** PBKDF2 iterations for each counter tried. */
+  cost: number;
+  /** Bytes of the derived key. */
+  keyLength: number;
+  /** Hex: the derived key of the right counter starts with it. */
+  keyPrefix: string;
+  /** The counter is below this (drawn at random): half of it is the expected work. */
+  maxCounter: number;
+  /** 1 when a captcha is first demanded; each level above doubles `maxCounter`. */
+  level: number;
+}
+
+/** How much work a challenge asks for (`CAPTCHA_POW_*`). */
+export interface CaptchaPow {
+  cost: number;
+  /** `maxCounter` at level 1. */
+  counters: number;
+  level: number;
+}
+
+/** Who fetched a challenge: it answers only for the same address, session and email. */
+export interface CaptchaBinding {
+  /** The address as per-address limits count it (an IPv6 /64). */
+  address: string;
+  /** The session of a signed-in fetcher; null otherwise. */
+  sessionId: string | null;
+  /** Digest of the email it was fetched for; null when none was named. */
+  emailKey: string | null;
 }
 
 export interface CaptchaChallenge {
@@ -66,12 +104,13 @@ export interface CaptchaChallenge {
   expiresIn: number;
 }
 
-interface Stored {
+interface Stored extends CaptchaBinding {
   x: number;
   /** Kept for pictures of the solution in tests; never handed out. */
   y: number;
-  prefix: string;
-  bits: number;
+  /** The counter that solves the proof of work. */
+  counter: number;
+  level: number;
 }
 
 const key = (id: string) => `captcha:${id}`;
@@ -188,26 +227,16 @@ function placeShadows(count: number): Array<{ cx: number; cy: number }> {
 
 const pick = <T>(items: readonly T[]): T => items[randomInt(items.length)]!;
 
-export function powSatisfied(prefix: string, nonce: string, bits: number): boolean {
-  if (!/^[0-9]{1,20}$/.test(nonce)) return false;
-  const digest = createHash('sha256')
-    .update(prefix + nonce)
-    .digest();
-  let left = bits;
-  for (const byte of digest) {
-    if (left <= 0) return true;
-    if (left >= 8) {
-      if (byte !== 0) return false;
-      left -= 8;
-    } else {
-      return byte >> (8 - left) === 0;
-    }
-  }
-  return left <= 0;
-}
-
-/** Draws a new puzzle with sharp and remembers its answer in Redis for `ttlS` seconds. */
-export async function createCaptcha(redis: Redis, ttlS: number, powBits: number): Promise<CaptchaChallenge> {
+/**
+ * Draws a new puzzle with sharp, makes its proof of work, and remembers the answer and who
+ * fetched it in Redis for `ttlS` seconds.
+ */
+export async function createCaptcha(
+  redis: Redis,
+  ttlS: number,
+  pow: CaptchaPow,
+  binding: CaptchaBinding,
+): Promise<CaptchaChallenge> {
   const centres = placeShadows(1 + DECOYS);
   const families = [...FAMILIES];
   const shadows: Shadow[] = centres.map((c) => {
@@ -224,12 +253,26 @@ export async function createCaptcha(redis: Redis, ttlS: number, powBits: number)
   const background = await withNoise(sharp(base).composite([{ input: shadowsSvg(shadows) }]), 14);
   const piece = await withNoise(sharp(pieceSvg(real.family, pieceTurn, pieceScale)), 10);
 
+  // The counter drawn below the level's maximum; the key prefix of that counter is the puzzle
+  // (altcha-lib's deterministic mode: one PBKDF2 here, `counter + 1` of them for the solver).
+  const maxCounter = pow.counters * 2 ** (pow.level - 1);
+  const counter = randomInt(maxCounter);
+  const { parameters } = await createChallenge({
+    algorithm: 'PBKDF2/SHA-256',
+    cost: pow.cost,
+    counter,
+    deriveKey,
+    keyLength: 32,
+    keyPrefixLength: 16,
+  });
+
   const captchaId = randomUUID();
   const stored: Stored = {
     x: real.cx - PIECE_SIZE / 2,
     y: real.cy - PIECE_SIZE / 2,
-    prefix: randomBytes(16).toString('hex'),
-    bits: powBits,
+    counter,
+    level: pow.level,
+    ...binding,
   };
   await redis.set(key(captchaId), JSON.stringify(stored), 'EX', ttlS);
   return {
@@ -239,7 +282,16 @@ export async function createCaptcha(redis: Redis, ttlS: number, powBits: number)
     width: CAPTCHA_WIDTH,
     height: CAPTCHA_HEIGHT,
     pieceSize: PIECE_SIZE,
-    pow: { algorithm: 'sha256', prefix: stored.prefix, difficultyBits: powBits },
+    pow: {
+      algorithm: 'PBKDF2/SHA-256',
+      nonce: parameters.nonce,
+      salt: parameters.salt,
+      cost: parameters.cost,
+      keyLength: parameters.keyLength ?? 32,
+      keyPrefix: parameters.keyPrefix,
+      maxCounter,
+      level: pow.level,
+    },
     expiresIn: ttlS,
   };
 }
@@ -252,27 +304,49 @@ export function parseOffset(answer: string | number): number | null {
   return /^[0-9]{1,5}$/.test(answer) ? Number(answer) : null;
 }
 
+export type CaptchaVerdict =
+  /** The offset is within the tolerance and the counter solves the proof of work. */
+  | 'ok'
+  /** Unknown, expired or used challenge, a wrong offset or a wrong counter. */
+  | 'wrong_answer'
+  /** Fetched by another address, session or for another email. */
+  | 'other_client'
+  /** Fetched at a level below the one demanded now (failures since it was fetched). */
+  | 'too_easy';
+
 /**
  * Checks an answer and uses the challenge up whatever the outcome (GETDEL), so a challenge can
- * be tried once only. Both the offset (within `tolerancePx`) and the proof of work must hold.
+ * be tried once only. It must come from the same address and session, for the same email (or
+ * for none), at a level at least `requiredLevel`; the offset must be within `tolerancePx` and
+ * the counter the one that solves its proof of work.
  */
 export async function verifyCaptcha(
   redis: Redis,
   captchaId: string,
   answer: string | number,
-  nonce: string,
+  counter: string,
   tolerancePx: number,
-): Promise<boolean> {
-  if (!/^[0-9a-f-]{36}$/i.test(captchaId)) return false;
+  binding: CaptchaBinding,
+  requiredLevel: number,
+): Promise<CaptchaVerdict> {
+  if (!/^[0-9a-f-]{36}$/i.test(captchaId)) return 'wrong_answer';
   const raw = await redis.getdel(key(captchaId));
-  if (raw === null) return false;
+  if (raw === null) return 'wrong_answer';
   let stored: Stored;
   try {
     stored = JSON.parse(raw) as Stored;
   } catch {
-    return false;
+    return 'wrong_answer';
   }
+  if (
+    stored.address !== binding.address ||
+    stored.sessionId !== binding.sessionId ||
+    (stored.emailKey !== null && stored.emailKey !== binding.emailKey)
+  ) {
+    return 'other_client';
+  }
+  if (stored.level < requiredLevel) return 'too_easy';
   const given = parseOffset(answer);
-  if (given === null || !powSatisfied(stored.prefix, nonce, stored.bits)) return false;
-  return Math.abs(given - stored.x) <= tolerancePx;
+  if (given === null || !/^[0-9]{1,10}$/.test(counter) || Number(counter) !== stored.counter) return 'wrong_answer';
+  return Math.abs(given - stored.x) <= tolerancePx ? 'ok' : 'wrong_answer';
 }

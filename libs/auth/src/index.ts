@@ -31,9 +31,11 @@ export {
 export {
   createCaptcha,
   verifyCaptcha,
-  powSatisfied,
   parseOffset,
   type ProofOfWork,
+  type CaptchaPow,
+  type CaptchaBinding,
+  type CaptchaVerdict,
   CAPTCHA_WIDTH,
   CAPTCHA_HEIGHT,
   PIECE_SIZE,

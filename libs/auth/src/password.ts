@@ -1,42 +1,16 @@
 import argon2 from 'argon2';
-import lang from '@zxcvbn-ts/language-common';
 import type { Config } from '@guest/config';
 
+export {
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  PASSWORD_MIN_SCORE,
+  PASSWORD_PROBLEM_MESSAGES,
+  passwordProblem,
+  type PasswordProblem,
+} from './password-rules.ts';
+
 type HashConfig = Pick<Config, 'ARGON2_MEMORY_KIB' | 'ARGON2_ITERATIONS' | 'ARGON2_PARALLELISM'>;
-
-export const PASSWORD_MIN = 10;
-export const PASSWORD_MAX = 128;
-
-// About 49,000 passwords most often found in leaks (the zxcvbn-ts common list).
-const COMMON = new Set<string>((lang.dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()));
-
-export type PasswordProblem = 'too_short' | 'too_long' | 'blank' | 'common' | 'equals_email';
-
-export const PASSWORD_PROBLEM_MESSAGES: Record<PasswordProblem, string> = {
-  too_short: `The password must have at least ${PASSWORD_MIN} characters.`,
-  too_long: `The password must have at most ${PASSWORD_MAX} characters.`,
-  blank: 'The password must not be only spaces or other white space.',
-  common: 'This password is too common; choose another one.',
-  equals_email: 'The password must not be your email address.',
-};
-
-/**
- * DESIGN G5a (NIST 800-63B): length only, no composition rules; not only white space (ten spaces
- * have the length and no secret), not common, not the email.
- */
-export function passwordProblem(password: string, email: string | null): PasswordProblem | null {
-  const length = [...password].length;
-  if (length < PASSWORD_MIN) return 'too_short';
-  if (length > PASSWORD_MAX) return 'too_long';
-  if (/^[\s\p{White_Space}\p{Cf}]*$/u.test(password)) return 'blank';
-  const lower = password.trim().toLowerCase();
-  if (COMMON.has(lower)) return 'common';
-  if (email) {
-    const e = email.toLowerCase();
-    if (lower === e || lower === e.split('@')[0]) return 'equals_email';
-  }
-  return null;
-}
 
 export function hashPassword(config: HashConfig, password: string): Promise<string> {
   return argon2.hash(password, {

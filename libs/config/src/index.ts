@@ -11,7 +11,7 @@ import {
   secretsMustBeGiven,
 } from './secrets.ts';
 
-export { repoRoot, readEnvFile, stackEnvFile, secretsEnvFile, isLoopbackHost, SECRET_NAMES };
+export { repoRoot, readEnvFile, stackEnvFile, secretsEnvFile, isLoopbackHost, secretsMustBeGiven, SECRET_NAMES };
 export { envSchema };
 export { exitUnlessSupportedRuntime, minimumNode, nodeAtLeast, runtimeProblem } from './runtime.ts';
 export type Config = Env;
@@ -25,6 +25,8 @@ export class ConfigError extends Error {
 
 /** Settings that are no longer read; naming one is a mistake worth a clear message, not silence. */
 const WITHDRAWN: Record<string, string> = {
+  CAPTCHA_POW_BITS:
+    'the proof of work is PBKDF2 now (issue 32 point 2): set CAPTCHA_POW_COST, CAPTCHA_POW_COUNTERS, CAPTCHA_POW_MAX_LEVEL',
   JWT_SECRET_WRITE: 'one access token serves the whole guest API now (DESIGN G5b): set JWT_SECRET',
   JWT_SECRET_READ: 'one access token serves the whole guest API now (DESIGN G5b): set JWT_SECRET',
   JWT_SECRET_SOCKET: 'one access token serves the whole guest API now (DESIGN G5b): set JWT_SECRET',

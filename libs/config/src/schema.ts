@@ -112,6 +112,33 @@ const corsOrigins = z
     return entries;
   });
 
+/** Exact origins (`https://img.example.com`: scheme, host, optional port), comma-separated. */
+const exactOrigins = z
+  .string()
+  .default('')
+  .transform((raw, ctx): string[] => {
+    const entries = raw
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
+    const bad = entries.filter((e) => {
+      try {
+        const u = new URL(e);
+        return !['http:', 'https:'].includes(u.protocol) || u.origin !== e;
+      } catch {
+        return true;
+      }
+    });
+    if (bad.length) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `exact origins like https://img.example.com (no path, no trailing slash): ${bad.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
 /**
  * Signing and encryption keys. Unset in development, each takes its own random value from
  * `.data/secrets.env`; production (or any non-loopback HOST) must give them (`loadConfig`).
@@ -152,6 +179,25 @@ export const envSchema = z.object({
    * accepts it; smaller ones gain less than the coding costs.
    */
   COMPRESSION_MIN_BYTES: int(1024, 0),
+  /**
+   * `Strict-Transport-Security: max-age=…` on every answer when PUBLIC_BASE_URL is https (issue 32
+   * point 8): a browser that has seen the API once never speaks plain HTTP to it again. One year
+   * by default; 0 tells browsers to forget it (before moving off HTTPS).
+   */
+  HSTS_MAX_AGE_S: int(31_536_000, 0, 63_072_000),
+  /**
+   * `/metrics` (per-route counts, queue depths) is for the operator's scraper, not the public
+   * (issue 32 point 8). Set: it answers only with `Authorization: Bearer <METRICS_TOKEN>`. Unset:
+   * open on a development checkout listening on loopback, not served at all (404) where the
+   * secrets must be given (production, or any host other than loopback).
+   */
+  METRICS_TOKEN: secret.optional(),
+  /**
+   * Origins the web page may show images from besides its own (listing photos kept on another
+   * host, a CDN): exact origins like `https://img.example.com`, comma-separated. The page's CSP
+   * also allows the files origin (ORIGIN_FILES_URL) and the map provider's (MAP_UPSTREAM_URL).
+   */
+  WEB_IMAGE_ORIGINS: exactOrigins,
 
   DATABASE_URL: url(['postgres:', 'postgresql:']).default('postgres://postgres@127.0.0.1:5432/guest'),
   DATABASE_POOL_MAX: int(10, 1, 200),
@@ -214,6 +260,28 @@ export const envSchema = z.object({
   BODY_LIMIT_BYTES: int(1_048_576, 1024),
   MAX_UPLOAD_MB: int(10, 1, 100),
   MAX_IMAGE_MEGAPIXELS: int(40, 1, 500),
+  /**
+   * HEIC has a lower cap (issue 32 point 5): libheif decodes in WebAssembly at about 11 bytes a
+   * pixel and up to 2 s for 40 MP. 24 MP takes the photos of today's phones (12-24 MP, iPhone's
+   * 48 MP "HEIF Max" excepted); larger ones are refused from their container dimensions.
+   */
+  MAX_HEIC_MEGAPIXELS: int(24, 1, 500),
+  /**
+   * Threads of the write API that decode uploaded images, off the event loop (issue 32 point 5),
+   * and the uploads that may wait for one; one more is refused with 503 `unavailable` and
+   * Retry-After (UNAVAILABLE_RETRY_AFTER_S). A HEIC decode holds up to about 300 MiB at
+   * MAX_HEIC_MEGAPIXELS and one core: one thread by default, so that a burst of uploads leaves the
+   * other cores to the event loop; size it to the memory as well as the cores.
+   */
+  IMAGE_POOL_SIZE: int(1, 1, 64),
+  IMAGE_POOL_QUEUE: int(8, 0, 10_000),
+  /**
+   * Threads that estimate password strength (zxcvbn: up to a few hundred ms for a long password)
+   * off the event loop, apart from the images so that uploads never hold up a sign-up, and the
+   * checks that may wait; one more is refused with 503 like an image.
+   */
+  PASSWORD_POOL_SIZE: int(1, 1, 64),
+  PASSWORD_POOL_QUEUE: int(64, 0, 10_000),
   IDEMPOTENCY_TTL_H: int(24, 1, 720),
   SEARCH_LIMIT_DEFAULT: int(20, 1, 100),
   SEARCH_LIMIT_MAX: int(100, 1, 1000),
@@ -307,10 +375,17 @@ export const envSchema = z.object({
   CAPTCHA_TTL_S: int(120, 10, 3600),
   CAPTCHA_TOLERANCE_PX: int(4, 0, 20),
   /**
-   * Leading zero bits of the captcha's proof of work: 13 is 8,192 SHA-256 hashes on average,
-   * about 100-300 ms with WebCrypto in a browser, one hash for the server to check.
+   * The captcha's proof of work (issue 32 point 2, ALTCHA PoW v2 with PBKDF2-HMAC-SHA-256): each
+   * counter tried costs CAPTCHA_POW_COST iterations (about 1 ms of one core of a server for 5,000),
+   * and the counter is drawn below CAPTCHA_POW_COUNTERS at the first level, twice that at each
+   * level above, up to CAPTCHA_POW_MAX_LEVEL. A level is added by each failure of the account or
+   * the address past the threshold at which a captcha is demanded. At the first level a script
+   * spends 2.2 CPU-seconds on average (4,400 counters at most) and a phone spreads the work over
+   * its cores while the person slides the piece.
    */
-  CAPTCHA_POW_BITS: int(13, 0, 24),
+  CAPTCHA_POW_COST: int(5000, 1, 1_000_000),
+  CAPTCHA_POW_COUNTERS: int(4400, 1, 10_000_000),
+  CAPTCHA_POW_MAX_LEVEL: int(6, 1, 20),
   /** Failed logins within CAPTCHA_FAILURE_WINDOW_S after which a captcha is demanded. */
   CAPTCHA_AFTER_FAILED_LOGINS_PER_EMAIL: int(3, 1),
   CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS: int(5, 1),

@@ -55,11 +55,12 @@ function requestIdOf(err: { rawPacket?: unknown }): string {
 }
 
 /**
- * Fastify's `clientErrorHandler`: writes the envelope and `X-Request-Id` as a raw HTTP response,
+ * Fastify's `clientErrorHandler`: writes the envelope, `X-Request-Id` and the headers every answer
+ * carries (`always`: nosniff, HSTS) as a raw HTTP response,
  * where Node lets the server answer (a socket still writable, no response of an earlier request
  * on it half-sent), then closes the connection; the parser's state cannot be trusted after it.
  */
-export function clientErrorHandler(log: () => FastifyBaseLogger) {
+export function clientErrorHandler(log: () => FastifyBaseLogger, always: Record<string, string> = {}) {
   return (err: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket) => {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
@@ -77,6 +78,7 @@ export function clientErrorHandler(log: () => FastifyBaseLogger) {
       `Content-Length: ${Buffer.byteLength(body)}`,
       `X-Request-Id: ${requestId}`,
       'Cache-Control: no-store',
+      ...Object.entries(always).map(([k, v]) => `${k}: ${v}`),
       'Connection: close',
     ];
     socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);

@@ -6,6 +6,8 @@ import type { Runtime } from '@guest/runtime';
 import { indexerStats, indexPattern } from '@guest/catalog';
 import { pendingMigrations } from '@guest/db';
 import type { Registry } from 'prom-client';
+import { AppError } from './errors/app-error.ts';
+import { carriesMetricsToken, metricsAccess } from './security-headers.ts';
 
 const CheckResult = z.object({
   status: z.enum(['ok', 'down']),
@@ -169,7 +171,7 @@ export const ReadyResponse = z
  * an orchestrator never restarts a healthy process for a database outage); `/readyz` says it can
  * serve: every dependency answers and the database has every migration (an unmigrated database
  * would turn requests into errors), 503 naming what is not ready otherwise; `/metrics` is the
- * Prometheus text of `registry`.
+ * Prometheus text of `registry`, for the bearer of METRICS_TOKEN (`metricsAccess`).
  */
 export function registerOperatorEndpoints(app: FastifyInstance, runtime: Runtime, registry: Registry): void {
   const checks = healthChecks(runtime);
@@ -241,7 +243,18 @@ export function registerOperatorEndpoints(app: FastifyInstance, runtime: Runtime
       schema: { hide: true },
       config: { rateLimitExempt: true },
     },
-    async (_req, reply) => {
+    async (req, reply) => {
+      // Issue 32 point 8: per-route counts are the operator's, not the public's.
+      const access = metricsAccess(runtime.config);
+      if (access === 'closed') throw new AppError('not_found', 'No such endpoint.', { path: '/metrics' });
+      if (access === 'token' && !carriesMetricsToken(req.headers.authorization, runtime.config.METRICS_TOKEN!)) {
+        throw new AppError(
+          'unauthorized',
+          'The metrics need Authorization: Bearer <METRICS_TOKEN>.',
+          { reason: 'metrics_token' },
+          { 'www-authenticate': 'Bearer' },
+        );
+      }
       const text = await registry.metrics();
       reply.header('cache-control', 'no-store').type(registry.contentType);
       return reply.send(text);

@@ -31,5 +31,6 @@ export {
 export { runHttpServer, packageVersion } from './start.ts';
 export { publicBaseUrl } from './public-url.ts';
 export { addressGroup } from './address.ts';
+export { securityHeaders, metricsAccess, carriesMetricsToken } from './security-headers.ts';
 export { addGauge } from './metrics.ts';
 export type { OperationExample } from './openapi/example.ts';

@@ -13,6 +13,7 @@ import { envelope } from './errors/envelope.ts';
 import { normalizeError } from './errors/normalize.ts';
 import { genRequestId } from './request-id.ts';
 import { addressGroup } from './address.ts';
+import { securityHeaders } from './security-headers.ts';
 import { negotiateLanguage, type Lang } from './language.ts';
 import { createCursorCodec, type CursorCodec } from './cursor.ts';
 import { appliedLimits, rateLimitHeaders, RateLimiter, type AppliedLimit } from './rate-limit.ts';
@@ -116,7 +117,7 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
     },
     // Errors of Node's HTTP parser (431, unknown method, Content-Length with Transfer-Encoding):
     // the envelope and a request id, written on the socket.
-    clientErrorHandler: clientErrorHandler(() => logger()),
+    clientErrorHandler: clientErrorHandler(() => logger(), securityHeaders(config)),
   });
   logger = () => app.log;
   app.setValidatorCompiler(strictValidatorCompiler as never);
@@ -161,7 +162,9 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
   app.addHook('preClose', async () => {
     closing = true;
   });
+  const alwaysHeaders = securityHeaders(config);
   app.addHook('onSend', async (req, reply, payload) => {
+    reply.headers(alwaysHeaders);
     if (closing) reply.header('connection', 'close');
     cors.decorate(req, reply);
     const limits = req.rateLimits ? rateLimitHeaders(req.rateLimits) : null;

@@ -1,5 +1,5 @@
+import { pbkdf2Sync } from 'node:crypto';
 import sharp from 'sharp';
-import { powSatisfied } from '@guest/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../support/test-app.ts';
 import { expectEnvelope, http } from '../../support/http.ts';
@@ -38,10 +38,24 @@ describe('POST /v1/auth/captcha (G5d)', () => {
     // The row of the piece is not handed out (issue 14 point 2); a proof of work comes along.
     expect(res.body).not.toHaveProperty('piece_y');
     expect(res.body.pow).toEqual({
-      algorithm: 'sha256',
-      prefix: expect.stringMatching(/^[0-9a-f]{32}$/),
-      difficulty_bits: 13,
+      algorithm: 'PBKDF2/SHA-256',
+      nonce: expect.stringMatching(/^[0-9a-f]{32}$/),
+      salt: expect.stringMatching(/^[0-9a-f]{32}$/),
+      cost: 5000,
+      key_length: 32,
+      key_prefix: expect.stringMatching(/^[0-9a-f]{32}$/),
+      max_counter: 4400,
+      level: 1,
     });
+    // The stored counter solves it: PBKDF2 of nonce + counter (uint32, big-endian) starts with the prefix.
+    const { counter } = JSON.parse((await t.runtime.redis.get(`captcha:${res.body.captcha_id}`))!) as {
+      counter: number;
+    };
+    expect(counter).toBeLessThan(4400);
+    const password = Buffer.concat([Buffer.from(res.body.pow.nonce, 'hex'), Buffer.alloc(4)]);
+    password.writeUInt32BE(counter, 16);
+    const key = pbkdf2Sync(password, Buffer.from(res.body.pow.salt, 'hex'), 5000, 32, 'sha256');
+    expect(key.toString('hex').startsWith(res.body.pow.key_prefix)).toBe(true);
     // Expires: the answer is kept only for expires_in seconds.
     const ttl = await t.runtime.redis.ttl(`captcha:${res.body.captcha_id}`);
     expect(ttl).toBeGreaterThan(0);
@@ -81,8 +95,12 @@ describe('login demands a captcha after repeated failures', () => {
   it('per email: a solved captcha does not make a wrong password right, and success clears the counter', async () => {
     const u = await register(t);
     for (let i = 0; i < 3; i++) await login(t, u.email, 'wrong password again');
-    expectEnvelope(await login(t, u.email, 'wrong password again', await solvedCaptcha(t)), 401, 'unauthorized');
-    expect((await login(t, u.email, undefined, await solvedCaptcha(t))).status).toBe(200);
+    expectEnvelope(
+      await login(t, u.email, 'wrong password again', await solvedCaptcha(t, 0, { email: u.email })),
+      401,
+      'unauthorized',
+    );
+    expect((await login(t, u.email, undefined, await solvedCaptcha(t, 0, { email: u.email }))).status).toBe(200);
     expect((await login(t, u.email)).status).toBe(200);
   });
 
@@ -102,13 +120,19 @@ describe('per address', () => {
     const u = await register(t);
     for (let i = 0; i < 5; i++) await login(t, uniqueEmail('spray'), 'wrong password again');
     expectEnvelope(await login(t, u.email), 403, 'captcha_required');
-    expect((await login(t, u.email, undefined, await solvedCaptcha(t))).status).toBe(200);
+    expect((await login(t, u.email, undefined, await solvedCaptcha(t, 0, { email: u.email }))).status).toBe(200);
     // The client now looks like a robot: the empty pair no longer passes for deletion.
     const del = await http(t.url, 'POST', '/v1/auth/delete-request', { token: u.tokens.access_token });
     expectEnvelope(del, 403, 'captcha_required');
-    const solved = await http(t.url, 'POST', '/v1/auth/delete-request', {
+    // A challenge fetched without the session does not answer for it.
+    const anonymous = await http(t.url, 'POST', '/v1/auth/delete-request', {
       token: u.tokens.access_token,
       body: await solvedCaptcha(t),
+    });
+    expect(expectEnvelope(anonymous, 403, 'captcha_required').details.reason).toBe('other_client');
+    const solved = await http(t.url, 'POST', '/v1/auth/delete-request', {
+      token: u.tokens.access_token,
+      body: await solvedCaptcha(t, 0, { token: u.tokens.access_token }),
     });
     expect(solved.status).toBe(202);
   });
@@ -147,10 +171,8 @@ describe('the answer is a strict integer and carries the proof of work (issue 14
     expectEnvelope(await login(t, u.email, undefined, pair), 403, 'captcha_required');
 
     const other = await solvedCaptcha(t);
-    // Answered with a nonce that does not satisfy its own puzzle.
-    let bad = Number(other.captcha_nonce) + 1;
-    const stored = JSON.parse((await t.runtime.redis.get(`captcha:${other.captcha_id}`))!) as { prefix: string };
-    while (powSatisfied(stored.prefix, String(bad), 13)) bad++;
+    // Answered with a counter that does not solve its own proof of work.
+    const bad = Number(other.captcha_nonce) + 1;
     expect(
       expectEnvelope(
         await login(t, u.email, undefined, { ...other, captcha_nonce: String(bad) }),
@@ -159,7 +181,7 @@ describe('the answer is a strict integer and carries the proof of work (issue 14
       ).details.reason,
     ).toBe('wrong_answer');
     // With the work done, the same kind of answer passes.
-    expect((await login(t, u.email, undefined, await solvedCaptcha(t))).status).toBe(200);
+    expect((await login(t, u.email, undefined, await solvedCaptcha(t, 0, { email: u.email }))).status).toBe(200);
   });
 });
 
@@ -246,5 +268,55 @@ describe('registration burst counts every attempt, whatever its outcome', () => 
       expectEnvelope(await attempt({ email: taken, ...(await solvedCaptcha(t)) }), 409, 'conflict').details.reason,
     ).toBe('email_taken');
     expect((await attempt(await solvedCaptcha(t))).status).toBe(201);
+  });
+});
+
+describe('a challenge is bound to who fetched it and priced by the failures (issue 32 point 2)', () => {
+  beforeAll(() => fresh({ CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS: 1000, LOGIN_BACKOFF_FREE_FAILURES: 100 }));
+
+  const levelOf = async (email?: string) => {
+    const { pow } = (await http(t.url, 'POST', '/v1/auth/captcha', email ? { body: { email } } : {})).body as {
+      pow: { level: number; max_counter: number };
+    };
+    return { level: pow.level, max_counter: pow.max_counter };
+  };
+
+  it('the level rises with each failure past the threshold, and a cheaper challenge fetched before is refused', async () => {
+    const u = await register(t);
+    for (let i = 0; i < 3; i++) await login(t, u.email, 'wrong password again');
+    expect(await levelOf(u.email)).toEqual({ level: 1, max_counter: 4400 });
+    // Fetched now at level 1, kept for later, as a script stockpiles them.
+    const stock = await solvedCaptcha(t, 0, { email: u.email });
+    expectEnvelope(
+      await login(t, u.email, 'wrong password again', await solvedCaptcha(t, 0, { email: u.email })),
+      401,
+      'unauthorized',
+    );
+    expect(await levelOf(u.email)).toEqual({ level: 2, max_counter: 8800 });
+    const refused = expectEnvelope(await login(t, u.email, undefined, stock), 403, 'captcha_required');
+    expect(refused.details.reason).toBe('too_easy');
+    // Without the email, only the address's failures count: still the first level, and refused for this email.
+    expect((await levelOf()).level).toBe(1);
+    expect(
+      expectEnvelope(await login(t, u.email, undefined, await solvedCaptcha(t)), 403, 'captcha_required').details
+        .reason,
+    ).toBe('too_easy');
+    expect((await login(t, u.email, undefined, await solvedCaptcha(t, 0, { email: u.email }))).status).toBe(200);
+  });
+
+  it('a challenge fetched for one email does not answer for another', async () => {
+    const u = await register(t);
+    for (let i = 0; i < 3; i++) await login(t, u.email, 'wrong password again');
+    const forOther = await solvedCaptcha(t, 0, { email: uniqueEmail('other') });
+    const e = expectEnvelope(await login(t, u.email, undefined, forOther), 403, 'captcha_required');
+    expect(e.details.reason).toBe('other_client');
+  });
+
+  it('the level stops at CAPTCHA_POW_MAX_LEVEL', async () => {
+    const u = await register(t);
+    for (let i = 0; i < 12; i++) {
+      await login(t, u.email, 'wrong password again', i >= 3 ? await solvedCaptcha(t, 0, { email: u.email }) : {});
+    }
+    expect(await levelOf(u.email)).toEqual({ level: 6, max_counter: 4400 * 32 });
   });
 });

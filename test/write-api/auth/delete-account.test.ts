@@ -129,7 +129,13 @@ describe('account deletion', () => {
     const u = await register(t);
     for (let i = 0; i < 3; i++) expect((await requestDeletion(u.tokens.access_token)).status).toBe(202);
     expectEnvelope(await requestDeletion(u.tokens.access_token), 403, 'captcha_required');
-    expect((await requestDeletion(u.tokens.access_token, { body: await solvedCaptcha(t) })).status).toBe(202);
+    expect(
+      (
+        await requestDeletion(u.tokens.access_token, {
+          body: await solvedCaptcha(t, 0, { token: u.tokens.access_token }),
+        })
+      ).status,
+    ).toBe(202);
     // Every accepted request mails a confirmation; the mails go out through the outbox job.
     expect((await waitForMail(t, u.email, /deletion/i, 4)).all).toHaveLength(4);
   });

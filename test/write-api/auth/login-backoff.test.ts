@@ -41,7 +41,7 @@ const freshAddress = () => {
 async function attempt(email: string, password: string, address: string, captcha = true): Promise<HttpResult> {
   return http(t.url, 'POST', '/v1/auth/login', {
     headers: { 'x-forwarded-for': address },
-    body: { email, password, ...(captcha ? await solvedCaptcha(t) : {}) },
+    body: { email, password, ...(captcha ? await solvedCaptcha(t, 0, { email, address }) : {}) },
   });
 }
 

@@ -13,7 +13,7 @@ afterAll(async () => t?.close());
 // at least `account_restricted`, test/security/restricted-documented.test.ts)
 const ENDPOINTS: Array<[string, string, number, number[], boolean, boolean]> = [
   ['get', '/v1/auth/email-availability', 200, [400, 429, 500, 503], false, false],
-  ['post', '/v1/auth/captcha', 200, [429, 500, 503], false, false],
+  ['post', '/v1/auth/captcha', 200, [401, 403, 422, 429, 500, 503], false, true],
   ['post', '/v1/auth/register', 201, [400, 403, 409, 422, 429, 500, 503], false, true],
   ['post', '/v1/auth/confirm-email', 200, [400, 422, 429, 500, 503], false, true],
   ['post', '/v1/auth/resend-confirmation', 200, [401, 403, 429, 500, 503], true, false],

@@ -206,7 +206,7 @@ describe('PUT /v1/me/avatar', () => {
     const bomb = await readFixture('bomb-48mp.heic');
     expect(bomb.length).toBeLessThan(64 * 1024);
     const e = expectRefused(await upload(g, bomb, 'image/heic'), 'too_many_pixels');
-    expect(e.details).toMatchObject({ width: 8000, height: 6000, max_megapixels: t.config.MAX_IMAGE_MEGAPIXELS });
+    expect(e.details).toMatchObject({ width: 8000, height: 6000, max_megapixels: t.config.MAX_HEIC_MEGAPIXELS });
   });
 
   it('refuses a truncated image, a missing part and a body that is not multipart', async () => {

@@ -1,7 +1,8 @@
 import { useRef, useState } from 'preact/hooks';
+import { solveChallenge, solveChallengeWorkers, type Challenge as PowChallenge } from 'altcha-lib';
 import { api, errorCode, type Schemas } from '../api.ts';
 import { useT } from '../i18n.ts';
-import { solvePow } from './pow.ts';
+import { deriveKey } from './pow.ts';
 
 type Challenge = Schemas['CaptchaResponse'];
 
@@ -12,24 +13,38 @@ export interface CaptchaPair {
   captcha_nonce: string;
 }
 
-/** The proof of work in a Web Worker; on the page's thread when workers are unavailable. */
-function solveOffThread(pow: Challenge['pow']): Promise<string> {
+/** Long enough for the highest level on a slow phone; a challenge expires before anyway. */
+const POW_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * The proof of work (issue 32 point 2): altcha-lib's solver spread over one Web Worker per core
+ * (a phone has 4 to 8), each trying its own counters, so the person waits a fraction of the
+ * CPU time a script pays; on the page's thread when workers are unavailable.
+ */
+async function solvePow(pow: Challenge['pow']): Promise<string> {
+  const challenge: PowChallenge = {
+    parameters: {
+      algorithm: pow.algorithm,
+      nonce: pow.nonce,
+      salt: pow.salt,
+      cost: pow.cost,
+      keyLength: pow.key_length,
+      keyPrefix: pow.key_prefix,
+    },
+  };
   try {
-    const worker = new Worker(new URL('./pow-worker.ts', import.meta.url), { type: 'module' });
-    return new Promise((resolve) => {
-      worker.onmessage = (e: MessageEvent<{ nonce: string }>) => {
-        worker.terminate();
-        resolve(e.data.nonce);
-      };
-      worker.onerror = () => {
-        worker.terminate();
-        resolve(solvePow(pow.prefix, pow.difficulty_bits));
-      };
-      worker.postMessage({ prefix: pow.prefix, bits: pow.difficulty_bits });
+    const solution = await solveChallengeWorkers({
+      challenge,
+      concurrency: Math.min(8, Math.max(1, navigator.hardwareConcurrency || 2)),
+      createWorker: () => new Worker(new URL('./pow-worker.ts', import.meta.url), { type: 'module' }),
+      timeout: POW_TIMEOUT_MS,
     });
+    if (solution) return String(solution.counter);
   } catch {
-    return Promise.resolve(solvePow(pow.prefix, pow.difficulty_bits));
+    // No workers here (or one failed): the page's own thread does it.
   }
+  const solution = await solveChallenge({ challenge, deriveKey, timeout: POW_TIMEOUT_MS });
+  return solution ? String(solution.counter) : '';
 }
 
 /** The whether-and-which of a captcha for one form: fetched when the server demands one. */
@@ -38,17 +53,23 @@ export function useCaptcha() {
   const [offset, setOffset] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const nonce = useRef<Promise<string> | null>(null);
+  const forEmail = useRef<string | undefined>(undefined);
 
-  async function load(): Promise<void> {
+  /**
+   * A new challenge, for the email of the form when it has one: its price follows that email's
+   * failures, and it answers only for it (a signed-in page's token binds it to the session).
+   */
+  async function load(email?: string): Promise<void> {
+    forEmail.current = email;
     setError(null);
-    const { data, error: failed } = await api.POST('/v1/auth/captcha');
+    const { data, error: failed } = await api.POST('/v1/auth/captcha', { body: email ? { email } : {} });
     if (!data) {
       setChallenge(null);
       setError(errorCode(failed));
       return;
     }
     // The proof of work starts at once, while the guest slides the piece.
-    nonce.current = solveOffThread(data.pow);
+    nonce.current = solvePow(data.pow);
     setOffset(0);
     setChallenge(data);
   }
@@ -59,7 +80,10 @@ export function useCaptcha() {
     return { captcha_id: challenge.captcha_id, captcha_answer: String(offset), captcha_nonce: await nonce.current };
   }
 
-  return { challenge, offset, setOffset, error, load, pair };
+  /** Another challenge for the same email (the person asked for a new picture). */
+  const reload = () => load(forEmail.current);
+
+  return { challenge, offset, setOffset, error, load, reload, pair };
 }
 
 export type CaptchaState = ReturnType<typeof useCaptcha>;
@@ -111,7 +135,7 @@ export function CaptchaView({ captcha, retried }: { captcha: CaptchaState; retri
         aria-valuetext={t('account.captcha.position', { x: captcha.offset })}
         onInput={(e) => captcha.setOffset(Number(e.currentTarget.value))}
       />
-      <button type="button" class="link" onClick={() => void captcha.load()}>
+      <button type="button" class="link" onClick={() => void captcha.reload()}>
         {t('account.captcha.new')}
       </button>
     </fieldset>

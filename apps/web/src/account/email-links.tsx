@@ -108,7 +108,7 @@ function RequestReset() {
     const code = errorCode(failed);
     if (code === 'captcha_required') {
       setWrong(Boolean(captcha.challenge));
-      await captcha.load();
+      await captcha.load(email);
     } else setError(code);
   }
 

@@ -1,6 +1,8 @@
-import { solvePow } from './pow.ts';
+import { handler } from 'altcha-lib/workers/shared';
+import { deriveKey } from './pow.ts';
 
-/** Solves one proof of work off the page's thread: `{ prefix, bits }` in, `{ nonce }` out. */
-self.onmessage = (e: MessageEvent<{ prefix: string; bits: number }>) => {
-  self.postMessage({ nonce: solvePow(e.data.prefix, e.data.bits) });
-};
+/**
+ * One of the Web Workers that solve the captcha's proof of work off the page's thread:
+ * altcha-lib's worker protocol (`solveChallengeWorkers` gives each worker its own counters).
+ */
+handler({ deriveKey });

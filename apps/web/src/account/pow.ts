@@ -1,10 +1,13 @@
+import type { DeriveKeyFunction } from 'altcha-lib';
+
 /**
- * The captcha's proof of work (`POST /v1/auth/captcha`, `pow`): the first nonce 0, 1, 2, … whose
- * SHA-256 of `prefix + nonce` (UTF-8, decimal digits) starts with `bits` zero bits.
+ * The captcha's proof of work (`POST /v1/auth/captcha`, `pow`, issue 32 point 2): ALTCHA's PoW v2
+ * with PBKDF2-HMAC-SHA-256, solved by altcha-lib's solver in Web Workers (`captcha.tsx`,
+ * `pow-worker.ts`) with the `deriveKey` below.
  *
- * SHA-256 is written out here rather than taken from `crypto.subtle`: WebCrypto exists only in a
- * secure context (a page over plain HTTP on a LAN name has none), and its promise per hash costs
- * more than the hash itself. It runs in a Web Worker (`pow-worker.ts`), so the page stays live.
+ * PBKDF2 runs native through WebCrypto, as fast in the page as in a script. WebCrypto exists only
+ * in a secure context, though (a page over plain HTTP on a LAN name has none): there PBKDF2 is
+ * written out here on SHA-256, much slower, so that such a page still signs in.
  */
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
@@ -70,27 +73,58 @@ export function sha256(bytes: Uint8Array): Uint32Array {
   return h;
 }
 
-/** Whether the digest starts with `bits` zero bits. */
-export function leadingZeros(digest: Uint32Array, bits: number): boolean {
-  let left = bits;
-  for (const word of digest) {
-    if (left <= 0) return true;
-    if (left >= 32) {
-      if (word !== 0) return false;
-      left -= 32;
-    } else {
-      return word >>> (32 - left) === 0;
+const BLOCK = 64;
+
+/** HMAC-SHA-256 (RFC 2104) on the SHA-256 above: the 32-byte tag. */
+export function hmacSha256(key: Uint8Array, message: Uint8Array): Uint8Array {
+  const k = key.length > BLOCK ? bytesOf(sha256(key)) : key;
+  const inner = new Uint8Array(BLOCK + message.length);
+  const outer = new Uint8Array(BLOCK + 32);
+  for (let i = 0; i < BLOCK; i++) {
+    const b = k[i] ?? 0;
+    inner[i] = b ^ 0x36;
+    outer[i] = b ^ 0x5c;
+  }
+  inner.set(message, BLOCK);
+  outer.set(bytesOf(sha256(inner)), BLOCK);
+  return bytesOf(sha256(outer));
+}
+
+/** PBKDF2-HMAC-SHA-256 (RFC 8018) of `length` bytes. */
+export function pbkdf2Sha256(password: Uint8Array, salt: Uint8Array, iterations: number, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  const block = new Uint8Array(salt.length + 4);
+  block.set(salt);
+  for (let index = 1, at = 0; at < length; index++, at += 32) {
+    new DataView(block.buffer).setUint32(salt.length, index);
+    let u = hmacSha256(password, block);
+    const t = u.slice();
+    for (let i = 1; i < iterations; i++) {
+      u = hmacSha256(password, u);
+      for (let j = 0; j < 32; j++) t[j]! ^= u[j]!;
     }
+    out.set(t.subarray(0, Math.min(32, length - at)), at);
   }
-  return left <= 0;
+  return out;
 }
 
-const encoder = new TextEncoder();
-
-/** The first nonce (as the decimal digits the API expects) that satisfies the proof of work. */
-export function solvePow(prefix: string, bits: number): string {
-  for (let n = 0; ; n++) {
-    const nonce = String(n);
-    if (leadingZeros(sha256(encoder.encode(prefix + nonce)), bits)) return nonce;
-  }
+function bytesOf(words: Uint32Array): Uint8Array {
+  const out = new Uint8Array(words.length * 4);
+  const view = new DataView(out.buffer);
+  words.forEach((w, i) => view.setUint32(i * 4, w));
+  return out;
 }
+
+/** altcha-lib's key derivation for `PBKDF2/SHA-256`: WebCrypto when the page has it, else the code above. */
+export const deriveKey: DeriveKeyFunction = async (parameters, salt, password) => {
+  const length = parameters.keyLength ?? 32;
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return { derivedKey: pbkdf2Sha256(password, salt, parameters.cost, length) };
+  const key = await subtle.importKey('raw', password as BufferSource, { name: 'PBKDF2' }, false, ['deriveBits']);
+  const bits = await subtle.deriveBits(
+    { name: 'PBKDF2', salt: salt as BufferSource, iterations: parameters.cost, hash: 'SHA-256' },
+    key,
+    length * 8,
+  );
+  return { derivedKey: new Uint8Array(bits) };
+};

@@ -70,7 +70,7 @@ export function SignUp(_: RouteProps) {
     if (code === 'captcha_required') {
       // Demanded, or the answer was wrong (a puzzle is answered once either way): a new one.
       setWrongCaptcha(Boolean(captcha.challenge));
-      await captcha.load();
+      await captcha.load(form.email);
       return;
     }
     const byField = fieldErrors(failed);

@@ -50,11 +50,11 @@ export function SignIn({ query }: RouteProps) {
       const code = errorCode(failed);
       if (code === 'captcha_required') {
         setWrongCaptcha(Boolean(captcha.challenge));
-        await captcha.load();
+        await captcha.load(email);
         return;
       }
       // A puzzle is answered once, right or wrong: the next attempt needs a new one when demanded.
-      if (captcha.challenge) await captcha.load();
+      if (captcha.challenge) await captcha.load(email);
       setError(code === 'unauthorized' ? 'invalid_credentials' : code);
       return;
     }

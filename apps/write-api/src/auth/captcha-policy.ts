@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { AppError } from '@guest/http-kit';
-import { createCaptcha, verifyCaptcha, type CaptchaChallenge } from '@guest/auth';
+import { createCaptcha, verifyCaptcha, type CaptchaBinding, type CaptchaChallenge } from '@guest/auth';
 import type { WriteDeps } from '../deps.ts';
 
 /**
@@ -60,13 +60,68 @@ export async function addressLooksAutomated({ redis, config }: CaptchaDeps, addr
 }
 
 /**
+ * Who is asking, as the price of a captcha sees it: the address (an IPv6 /64), and where known
+ * the email the request is about, the signed-in account and its session.
+ */
+export interface Suspect {
+  address: string;
+  emailKey: string | null;
+  accountId: string | null;
+  sessionId: string | null;
+}
+
+/** This request's own counts, taken before the captcha is checked: not failures before it. */
+export type Counted = Partial<Record<Signal, number>>;
+
+/**
+ * The level of the proof of work (issue 32 point 2): 1 when a captcha is first demanded, one more
+ * for each failure of the account or of the address past the threshold that demands it, up to
+ * CAPTCHA_POW_MAX_LEVEL; each level doubles the expected work. Failures are the signals that
+ * demand a captcha: failed logins of the email and of the address, registrations and reset
+ * requests from the address, deletion requests of the account. One Redis round trip.
+ */
+export async function powLevel({ redis, config }: CaptchaDeps, who: Suspect, counted: Counted = {}): Promise<number> {
+  const watched: Array<[Signal, string | null, number]> = [
+    ['login-fail-email', who.emailKey, config.CAPTCHA_AFTER_FAILED_LOGINS_PER_EMAIL],
+    ['login-fail-address', who.address, config.CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS],
+    ['register-address', who.address, config.CAPTCHA_AFTER_REGISTRATIONS_PER_ADDRESS],
+    ['reset-address', who.address, config.CAPTCHA_AFTER_RESET_REQUESTS_PER_ADDRESS],
+    ['delete-account', who.accountId, config.CAPTCHA_AFTER_DELETE_REQUESTS_PER_ACCOUNT],
+  ];
+  const present = watched.filter((w): w is [Signal, string, number] => w[1] !== null);
+  const counts = await redis.mget(...present.map(([signal, id]) => key(signal, id)));
+  let over = 0;
+  present.forEach(([signal, , threshold], i) => {
+    const before = Number(counts[i] ?? 0) - (counted[signal] ?? 0);
+    over = Math.max(over, before - threshold);
+  });
+  return Math.min(config.CAPTCHA_POW_MAX_LEVEL, 1 + over);
+}
+
+const bindingOf = (who: Suspect): CaptchaBinding => ({
+  address: who.address,
+  sessionId: who.sessionId,
+  emailKey: who.emailKey,
+});
+
+const REFUSALS = {
+  wrong_answer: 'The captcha answer or its proof of work is wrong, expired or already used; solve a new one.',
+  other_client: 'This captcha was fetched by another client, session or for another email; fetch your own.',
+  too_easy: 'Failures since this captcha was fetched raised its price; fetch a new one and solve it.',
+} as const;
+
+/**
  * A pair that is sent is always checked (and used up); an empty pair passes unless `demanded`.
- * Either failure is 403 `captcha_required` with `details.captcha` naming where to get one (G7b).
+ * Either failure is 403 `captcha_required` with `details.captcha` naming where to get one (G7b)
+ * and `details.reason`: `demanded`, `wrong_answer`, `other_client` (fetched by another address,
+ * session or for another email) or `too_easy` (its level is below the one asked now).
  */
 export async function checkCaptcha(
-  { redis, config }: CaptchaDeps,
+  deps: CaptchaDeps,
   demanded: boolean,
   pair: CaptchaPair,
+  who: Suspect,
+  counted: Counted = {},
 ): Promise<void> {
   const sent = pair.captcha_id !== '' || pair.captcha_answer !== '' || pair.captcha_nonce !== '';
   if (!sent) {
@@ -75,30 +130,32 @@ export async function checkCaptcha(
     }
     return;
   }
-  const ok = await verifyCaptcha(
-    redis,
+  const verdict = await verifyCaptcha(
+    deps.redis,
     pair.captcha_id,
     pair.captcha_answer,
     pair.captcha_nonce,
-    config.CAPTCHA_TOLERANCE_PX,
+    deps.config.CAPTCHA_TOLERANCE_PX,
+    bindingOf(who),
+    await powLevel(deps, who, counted),
   );
-  if (!ok) {
-    throw new AppError(
-      'captcha_required',
-      'The captcha answer or its proof of work is wrong, expired or already used; solve a new one.',
-      {
-        captcha: 'POST /v1/auth/captcha',
-        reason: 'wrong_answer',
-      },
-    );
+  if (verdict !== 'ok') {
+    throw new AppError('captcha_required', REFUSALS[verdict], { captcha: 'POST /v1/auth/captcha', reason: verdict });
   }
 }
 
-/** A new puzzle for the address, under its per-minute limit. */
+/** A new puzzle for the client, priced at its level, under the address's per-minute limit. */
 export async function issueCaptcha(
-  { redis, config, rateLimiter }: Pick<WriteDeps, 'redis' | 'config' | 'rateLimiter'>,
-  address: string,
+  deps: Pick<WriteDeps, 'redis' | 'config' | 'rateLimiter'>,
+  who: Suspect,
 ): Promise<CaptchaChallenge> {
-  await rateLimiter.consume('captcha', address, config.RATE_LIMIT_CAPTCHA_PER_MIN, 60);
-  return createCaptcha(redis, config.CAPTCHA_TTL_S, config.CAPTCHA_POW_BITS);
+  const { config } = deps;
+  await deps.rateLimiter.consume('captcha', who.address, config.RATE_LIMIT_CAPTCHA_PER_MIN, 60);
+  const level = await powLevel(deps, who);
+  return createCaptcha(
+    deps.redis,
+    config.CAPTCHA_TTL_S,
+    { cost: config.CAPTCHA_POW_COST, counters: config.CAPTCHA_POW_COUNTERS, level },
+    bindingOf(who),
+  );
 }

@@ -29,7 +29,13 @@ export function createDeletion(deps: DeletionDeps) {
       const requests = await hitSignal(deps.redis, 'delete-account', auth.accountId, 3600);
       const robot =
         requests > config.CAPTCHA_AFTER_DELETE_REQUESTS_PER_ACCOUNT || (await addressLooksAutomated(deps, address));
-      await checkCaptcha(deps, robot, pair);
+      await checkCaptcha(
+        deps,
+        robot,
+        pair,
+        { address, emailKey: null, accountId: auth.accountId, sessionId: auth.sessionId },
+        { 'delete-account': 1 },
+      );
       await inTransaction(database, async (dbTx, jobDb) => {
         const [account] = await dbTx
           .select({ email: accounts.email, firstName: accounts.firstName })

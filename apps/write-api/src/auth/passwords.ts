@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { eq, sql } from 'drizzle-orm';
 import { schema } from '@guest/db';
 import { errors } from '@guest/http-kit';
-import { hashPassword, passwordProblem, PASSWORD_PROBLEM_MESSAGES, type AuthContext } from '@guest/auth';
+import { hashPassword, PASSWORD_PROBLEM_MESSAGES, type AuthContext } from '@guest/auth';
 import { inTransaction } from '@guest/jobs';
 import type { WriteDeps } from '../deps.ts';
 import type { PasswordResetRequest } from './schemas.ts';
@@ -16,7 +16,7 @@ import type { SignInPolicy } from './sign-in-policy.ts';
 
 const { accounts } = schema;
 
-type PasswordDeps = Pick<WriteDeps, 'config' | 'database' | 'redis' | 'jobs' | 'rateLimiter' | 'log'>;
+type PasswordDeps = Pick<WriteDeps, 'config' | 'database' | 'redis' | 'jobs' | 'rateLimiter' | 'log' | 'work'>;
 
 /** Changing a known password, and resetting a forgotten one through an emailed link. */
 export function createPasswords(deps: PasswordDeps, policy: SignInPolicy) {
@@ -34,13 +34,23 @@ export function createPasswords(deps: PasswordDeps, policy: SignInPolicy) {
         3600,
       );
       const [account] = await database.db
-        .select({ email: accounts.email, passwordHash: accounts.passwordHash })
+        .select({
+          email: accounts.email,
+          passwordHash: accounts.passwordHash,
+          firstName: accounts.firstName,
+          lastName: accounts.lastName,
+        })
         .from(accounts)
         .where(eq(accounts.id, auth.accountId));
       if (!(await policy.verifier.verify(account?.passwordHash, currentPassword))) {
         throw errors.validation('current_password', 'The current password is wrong.', { reason: 'wrong_password' });
       }
-      const problem = passwordProblem(newPassword, account?.email ?? null);
+      const problem = await deps.work.passwords.run({
+        kind: 'password',
+        password: newPassword,
+        email: account?.email ?? null,
+        personal: [account?.firstName ?? '', account?.lastName ?? ''],
+      });
       if (problem) throw errors.validation('new_password', PASSWORD_PROBLEM_MESSAGES[problem], { reason: problem });
       if (newPassword === currentPassword) {
         throw errors.validation('new_password', 'The new password is the same as the current one.', {
@@ -68,7 +78,13 @@ export function createPasswords(deps: PasswordDeps, policy: SignInPolicy) {
       // together see each other, so a burst gets past the captcha no more often than requests sent
       // one by one.
       const burst = await hitSignal(deps.redis, 'reset-address', address, 3600);
-      await checkCaptcha(deps, burst > config.CAPTCHA_AFTER_RESET_REQUESTS_PER_ADDRESS, body);
+      await checkCaptcha(
+        deps,
+        burst > config.CAPTCHA_AFTER_RESET_REQUESTS_PER_ADDRESS,
+        body,
+        { address, emailKey: emailKey(body.email), accountId: null, sessionId: null },
+        { 'reset-address': 1 },
+      );
 
       const email = normalizeEmail(body.email);
       // Counted for every address, known or not, so the limit itself reveals nothing.
@@ -89,10 +105,15 @@ export function createPasswords(deps: PasswordDeps, policy: SignInPolicy) {
       const accountId = await peekEmailToken(database.db, token, 'password_reset');
       if (!accountId) throw invalidToken();
       const [account] = await database.db
-        .select({ email: accounts.email })
+        .select({ email: accounts.email, firstName: accounts.firstName, lastName: accounts.lastName })
         .from(accounts)
         .where(eq(accounts.id, accountId));
-      const problem = passwordProblem(password, account?.email ?? null);
+      const problem = await deps.work.passwords.run({
+        kind: 'password',
+        password,
+        email: account?.email ?? null,
+        personal: [account?.firstName ?? '', account?.lastName ?? ''],
+      });
       if (problem) throw errors.validation('password', PASSWORD_PROBLEM_MESSAGES[problem], { reason: problem });
       const passwordHash = await hashPassword(config, password);
       const closed = await inTransaction(database, async (dbTx) => {

@@ -2,12 +2,12 @@ import type { z } from 'zod';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { schema, type DbTx } from '@guest/db';
 import { errors } from '@guest/http-kit';
-import { hashPassword, passwordProblem, PASSWORD_PROBLEM_MESSAGES, type AuthContext } from '@guest/auth';
+import { hashPassword, PASSWORD_PROBLEM_MESSAGES, type AuthContext } from '@guest/auth';
 import { inTransaction, type JobDb } from '@guest/jobs';
 import { enqueueMail } from '@guest/mail';
 import type { WriteDeps } from '../deps.ts';
 import { Email, type RegisterRequest } from './schemas.ts';
-import { normalizeEmail } from './email.ts';
+import { emailKey, normalizeEmail } from './email.ts';
 import { openSession, tokenPair, type ClientMeta, type TokenPair } from './sessions.ts';
 import { consumeEmailToken, issueEmailToken } from './email-tokens.ts';
 import { confirmEmailMail } from './mails.ts';
@@ -16,7 +16,7 @@ import type { SignInPolicy } from './sign-in-policy.ts';
 
 const { accounts } = schema;
 
-type RegistrationDeps = Pick<WriteDeps, 'config' | 'database' | 'redis' | 'clock' | 'jobs' | 'rateLimiter'>;
+type RegistrationDeps = Pick<WriteDeps, 'config' | 'database' | 'redis' | 'clock' | 'jobs' | 'rateLimiter' | 'work'>;
 
 const emailTaken = () =>
   errors.conflict('email_taken', 'An account with this email exists; sign in or reset the password.', {
@@ -62,14 +62,26 @@ export function createRegistration(deps: RegistrationDeps, policy: SignInPolicy)
       // broken rule, success), and before any work: probing which emails exist, or making the
       // server hash passwords, is not free beyond the burst.
       const attempts = await hitSignal(deps.redis, 'register-address', client.address, 3600);
-      await checkCaptcha(deps, attempts > config.CAPTCHA_AFTER_REGISTRATIONS_PER_ADDRESS, body);
+      await checkCaptcha(
+        deps,
+        attempts > config.CAPTCHA_AFTER_REGISTRATIONS_PER_ADDRESS,
+        body,
+        { address: client.address, emailKey: emailKey(body.email), accountId: null, sessionId: null },
+        { 'register-address': 1 },
+      );
 
       if (!body.accept_terms) {
         throw errors.validation('accept_terms', 'Registration needs consent to the terms.', { reason: 'must_be_true' });
       }
       const email = normalizeEmail(body.email);
       policy.assertAllowed(email);
-      const problem = passwordProblem(body.password, email);
+      // zxcvbn takes up to a few hundred ms on a long password: in the work pool, off the event loop.
+      const problem = await deps.work.passwords.run({
+        kind: 'password',
+        password: body.password,
+        email,
+        personal: [body.first_name, body.last_name],
+      });
       if (problem) throw errors.validation('password', PASSWORD_PROBLEM_MESSAGES[problem], { reason: problem });
 
       // A taken email is answered before the expensive hash; the insert below still settles races.

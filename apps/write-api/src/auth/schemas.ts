@@ -101,6 +101,17 @@ export const SessionResponse = z
 export const SessionList = z.array(SessionResponse);
 export const SessionIdParams = z.object({ session_id: z.uuid() });
 
+export const CaptchaRequest = z
+  .object({
+    email: Email.optional().meta({
+      description:
+        'The email of the login, registration or password-reset request the captcha is for. The price of the proof ' +
+        'of work grows with its failures, and the challenge answers only for it. Without it the challenge answers ' +
+        'for any email whose level it reaches.',
+    }),
+  })
+  .meta({ id: 'CaptchaRequest' });
+
 export const CaptchaResponse = z
   .object({
     captcha_id: z.uuid(),
@@ -119,11 +130,31 @@ export const CaptchaResponse = z
     piece_size: z.number().int(),
     pow: z
       .object({
-        algorithm: z.literal('sha256'),
-        prefix: z.string().meta({ description: 'Hex; hash it followed by the nonce written in decimal digits.' }),
-        difficulty_bits: z.number().int().meta({ description: 'Leading zero bits the SHA-256 digest must have.' }),
+        algorithm: z.literal('PBKDF2/SHA-256'),
+        nonce: z.string().meta({
+          description: 'Hex: the PBKDF2 password is these bytes followed by the counter (uint32, big-endian).',
+        }),
+        salt: z.string().meta({ description: 'Hex: the PBKDF2 salt.' }),
+        cost: z.number().int().meta({ description: 'PBKDF2 iterations for each counter tried.' }),
+        key_length: z.number().int().meta({ description: 'Bytes of the derived key.' }),
+        key_prefix: z
+          .string()
+          .meta({ description: 'Hex: the derived key of the right counter starts with these bytes.' }),
+        max_counter: z
+          .number()
+          .int()
+          .meta({ description: 'The counter is below this number; half of it is the expected work.' }),
+        level: z
+          .number()
+          .int()
+          .meta({ description: '1 when a captcha is first demanded; each level above doubles max_counter.' }),
       })
-      .meta({ id: 'CaptchaProofOfWork' }),
+      .meta({
+        id: 'CaptchaProofOfWork',
+        description:
+          "ALTCHA's proof of work v2 (PBKDF2/SHA-256, altcha-lib's solvers work as they are): try counters 0, 1, 2, ... " +
+          'and send the one whose derived key starts with key_prefix as captcha_nonce (decimal digits).',
+      }),
     expires_in: z
       .number()
       .int()
@@ -137,7 +168,8 @@ export const CaptchaResponse = z
       'picture and let the person slide it sideways until it sits on its shadow (a hint such as "Slide the shape onto ' +
       'its shadow" helps). The answer (`captcha_answer`) is the x offset in pixels of the piece\'s square when the shape ' +
       'is centred on its shadow (a JSON integer or decimal digits); ±4 is tolerated by default. `captcha_nonce` carries ' +
-      'the proof of work. A challenge is answered once, right or wrong.',
+      'the counter that solves the proof of work (`pow`). A challenge is answered once, right or wrong, within ' +
+      '`expires_in` seconds, from the address and session that fetched it, for the email it was fetched for.',
   });
 
 /**

@@ -1,5 +1,5 @@
 import type { WriteDeps } from '../deps.ts';
-import { issueCaptcha } from './captcha-policy.ts';
+import { issueCaptcha, type Suspect } from './captcha-policy.ts';
 import { createDeletion } from './deletion.ts';
 import { createPasswords } from './passwords.ts';
 import { createRegistration } from './registration.ts';
@@ -12,7 +12,7 @@ import { restrictAccount, type NewRestriction } from './restrictions.ts';
 export function createAuthService(deps: WriteDeps) {
   const policy = createSignInPolicy(deps);
   return {
-    captcha: { issue: (address: string) => issueCaptcha(deps, address) },
+    captcha: { issue: (who: Suspect) => issueCaptcha(deps, who) },
     registration: createRegistration(deps, policy),
     signIn: createSignIn(deps, policy),
     sessions: createSessionControl(deps),

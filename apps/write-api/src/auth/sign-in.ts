@@ -70,6 +70,9 @@ export function createSignIn(deps: SignInDeps, policy: SignInPolicy) {
           byEmail > config.CAPTCHA_AFTER_FAILED_LOGINS_PER_EMAIL ||
             byAddress > config.CAPTCHA_AFTER_FAILED_LOGINS_PER_ADDRESS,
           body,
+          // Priced by the failures of this email and this address before this attempt (issue 32).
+          { address: client.address, emailKey: ek, accountId: null, sessionId: null },
+          { 'login-fail-email': 1, 'login-fail-address': 1 },
         );
         // The attempt's place in the back-off, taken atomically: past the allowance it is refused
         // (429) before any hash, whatever its password.

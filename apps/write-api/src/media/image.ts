@@ -1,6 +1,5 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import decodeHeic from 'heic-decode';
-import { errors } from '@guest/http-kit';
 
 /**
  * The avatar pipeline, kept out of the route: recognise the real type from the bytes (whatever
@@ -48,8 +47,27 @@ export function declaredKind(contentType: string | undefined): ImageKind | null 
 
 export interface ImageLimits {
   maxMegapixels: number;
+  /**
+   * Lower for HEIC (issue 32 point 5): its decoder (libheif in WebAssembly) takes 0.7-2 s and
+   * about 11 bytes a pixel for a large picture, where libvips streams JPEG, PNG and WebP.
+   */
+  maxHeicMegapixels: number;
   maxSidePx: number;
   jpegQuality: number;
+}
+
+/**
+ * A refused upload: what the route answers as 400 `validation_error` on `file` with `reason`.
+ * Plain data, so it crosses from the worker thread that decodes (apps/write-api/src/work).
+ */
+export class ImageRefused extends Error {
+  readonly reason: string;
+  readonly extra: Record<string, unknown>;
+  constructor(reason: string, message: string, extra: Record<string, unknown> = {}) {
+    super(message);
+    this.reason = reason;
+    this.extra = extra;
+  }
 }
 
 export interface ProcessedImage {
@@ -60,13 +78,13 @@ export interface ProcessedImage {
 }
 
 const reject = (reason: string, message: string, extra: Record<string, unknown> = {}) =>
-  errors.validation('file', message, { reason, ...extra });
+  new ImageRefused(reason, message, extra);
 
-function checkPixels(width: number | undefined, height: number | undefined, limits: ImageLimits): void {
+function checkPixels(width: number | undefined, height: number | undefined, maxMegapixels: number): void {
   if (!width || !height) throw reject('corrupt', 'The image has no readable dimensions.');
-  if (width * height > limits.maxMegapixels * 1_000_000) {
-    throw reject('too_many_pixels', `The image is larger than ${limits.maxMegapixels} megapixels.`, {
-      max_megapixels: limits.maxMegapixels,
+  if (width * height > maxMegapixels * 1_000_000) {
+    throw reject('too_many_pixels', `The image is larger than ${maxMegapixels} megapixels.`, {
+      max_megapixels: maxMegapixels,
       width,
       height,
     });
@@ -84,7 +102,7 @@ async function decodeHeicToSharp(input: Buffer, limits: ImageLimits): Promise<Sh
     const first = images[0];
     if (!first) throw reject('corrupt', 'The HEIC file holds no image.');
     // Dimensions come from the container: a bomb is refused before any pixel is decoded.
-    checkPixels(first.width, first.height, limits);
+    checkPixels(first.width, first.height, limits.maxHeicMegapixels);
     let decoded;
     try {
       decoded = await first.decode();
@@ -100,16 +118,14 @@ async function decodeHeicToSharp(input: Buffer, limits: ImageLimits): Promise<Sh
 }
 
 /**
- * Checks and re-encodes an uploaded avatar. The kind comes from the bytes (magic numbers): the
+ * Checks and re-encodes an uploaded avatar, in a worker thread of the write API's pool (never on
+ * the event loop: a large HEIC holds its thread for seconds). The kind comes from the bytes (magic numbers): the
  * part's declared Content-Type is a hint only, never a reason to refuse a real JPEG, PNG, WebP or
  * HEIC (curl and Flutter send `application/octet-stream`). Every refusal is 400
- * `validation_error` on `file` with a `reason`: `unsupported_type`, `too_many_pixels`, `corrupt`.
+ * `validation_error` on `file` with a `reason` (`ImageRefused`): `unsupported_type`, `too_many_pixels`,
+ * `corrupt`.
  */
-export async function processAvatar(
-  input: Buffer,
-  _declaredType: string | undefined,
-  limits: ImageLimits,
-): Promise<ProcessedImage> {
+export async function processAvatar(input: Buffer, limits: ImageLimits): Promise<ProcessedImage> {
   const actual = sniffImage(input);
   if (!actual) throw reject('unsupported_type', 'The file is not a JPEG, PNG, HEIC or WebP image.');
 
@@ -129,7 +145,7 @@ export async function processAvatar(
       throw reject('corrupt', 'The image could not be read.');
     }
     // Header dimensions, before decoding: a small file that would expand to gigabytes stops here.
-    checkPixels(meta.width, meta.height, limits);
+    checkPixels(meta.width, meta.height, limits.maxMegapixels);
     pipeline = sharp(input, { limitInputPixels: pixelLimit, failOn: 'error', pages: 1 }).rotate();
   }
 

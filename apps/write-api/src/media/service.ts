@@ -2,13 +2,12 @@ import type { Readable } from 'node:stream';
 import { errors } from '@guest/http-kit';
 import type { WriteDeps } from '../deps.ts';
 import { issueTicket, publicAvatar, readableFile, removeAvatar, replaceAvatar, spendTicket } from './files.ts';
-import { processAvatar } from './image.ts';
 import type { UploadedFile } from './upload.ts';
 
-type MediaDeps = Pick<WriteDeps, 'database' | 'storage' | 'config' | 'clock'>;
+type MediaDeps = Pick<WriteDeps, 'database' | 'storage' | 'config' | 'clock' | 'work'>;
 
 /** Private files (`/v1/media`) and the avatar that is one of them (`/v1/me/avatar`). */
-export function createMediaService({ database, storage, config, clock }: MediaDeps) {
+export function createMediaService({ database, storage, config, clock, work }: MediaDeps) {
   const { db } = database;
   return {
     /**
@@ -16,12 +15,29 @@ export function createMediaService({ database, storage, config, clock }: MediaDe
      * avatar; returns the new avatar's public name (a new URL on every upload).
      */
     async replaceAvatar(accountId: string, upload: UploadedFile): Promise<string> {
-      const image = await processAvatar(upload.data, upload.mimetype, {
-        maxMegapixels: config.MAX_IMAGE_MEGAPIXELS,
-        maxSidePx: config.AVATAR_MAX_SIDE_PX,
-        jpegQuality: config.AVATAR_JPEG_QUALITY,
+      // Decoded in the work pool (a HEIC holds its thread for seconds); 503 when the pool is full.
+      const input = new Uint8Array(upload.data);
+      const out = await work.images.run(
+        {
+          kind: 'avatar',
+          input,
+          limits: {
+            maxMegapixels: config.MAX_IMAGE_MEGAPIXELS,
+            maxHeicMegapixels: config.MAX_HEIC_MEGAPIXELS,
+            maxSidePx: config.AVATAR_MAX_SIDE_PX,
+            jpegQuality: config.AVATAR_JPEG_QUALITY,
+          },
+        },
+        [input.buffer],
+      );
+      if (!out.ok) throw errors.validation('file', out.message, { reason: out.reason, ...out.extra });
+      const data = Buffer.from(out.data.buffer, out.data.byteOffset, out.data.byteLength);
+      return replaceAvatar(db, storage, accountId, {
+        data,
+        contentType: 'image/jpeg',
+        width: out.width,
+        height: out.height,
       });
-      return replaceAvatar(db, storage, accountId, image);
     },
 
     /**

@@ -91,10 +91,10 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Get a slider-puzzle captcha
-     * @description Answer it with `captcha_id`, `captcha_answer` and `captcha_nonce` in the body of login, registration, password-reset request or deletion request when one of them answered 403 `captcha_required`.
+     * Get a slider-puzzle captcha with its proof of work
+     * @description Answer it with `captcha_id`, `captcha_answer` and `captcha_nonce` in the body of login, registration, password-reset request or deletion request when one of them answered 403 `captcha_required`. Name the request's `email` in the body (the deletion request is signed in: send this with the same token instead).
      *
-     *     Proof of work: find a nonce, written in decimal digits, such that SHA-256 of the UTF-8 text `pow.prefix` followed by the nonce starts with `pow.difficulty_bits` zero bits (13 by default, `CAPTCHA_POW_BITS`: 8,192 hashes on average, about 100-300 ms with WebCrypto in a browser; try nonces 0, 1, 2,...). The server checks it with one hash. Without it, or with a wrong one, the answer is refused like a wrong offset. Errors: `rate_limited` (429).
+     *     Proof of work (`pow`, ALTCHA PoW v2): find the counter n, from 0 up, such that PBKDF2-HMAC-SHA-256 with password `nonce` bytes followed by n as a big-endian uint32, salt `salt`, `cost` iterations and `key_length` bytes starts with `key_prefix`; send n in decimal digits as `captcha_nonce`. The counter is below `max_counter`, which doubles with each `level`: 1 when a captcha is first demanded, one more for each further failure of the email or of the address (about 2 CPU-seconds of a server core on average at level 1; a browser solves with WebCrypto in Web Workers while the person slides the piece). The challenge answers once, within `expires_in` seconds, only from the address and the session that fetched it and for its email; a level below the one asked by the time it is answered is refused (`too_easy`: fetch a new one). Errors: `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429).
      */
     post: operations['createCaptcha'];
     delete?: never;
@@ -1554,15 +1554,33 @@ export interface components {
       ip: string;
       user_agent: string | null;
     };
+    CaptchaRequest: {
+      /**
+       * Format: email
+       * @description The email of the login, registration or password-reset request the captcha is for. The price of the proof of work grows with its failures, and the challenge answers only for it. Without it the challenge answers for any email whose level it reaches.
+       */
+      email?: string;
+    };
+    /** @description ALTCHA's proof of work v2 (PBKDF2/SHA-256, altcha-lib's solvers work as they are): try counters 0, 1, 2,... and send the one whose derived key starts with key_prefix as captcha_nonce (decimal digits). */
     CaptchaProofOfWork: {
       /** @constant */
-      algorithm: 'sha256';
-      /** @description Hex; hash it followed by the nonce written in decimal digits. */
-      prefix: string;
-      /** @description Leading zero bits the SHA-256 digest must have. */
-      difficulty_bits: number;
+      algorithm: 'PBKDF2/SHA-256';
+      /** @description Hex: the PBKDF2 password is these bytes followed by the counter (uint32, big-endian). */
+      nonce: string;
+      /** @description Hex: the PBKDF2 salt. */
+      salt: string;
+      /** @description PBKDF2 iterations for each counter tried. */
+      cost: number;
+      /** @description Bytes of the derived key. */
+      key_length: number;
+      /** @description Hex: the derived key of the right counter starts with these bytes. */
+      key_prefix: string;
+      /** @description The counter is below this number; half of it is the expected work. */
+      max_counter: number;
+      /** @description 1 when a captcha is first demanded; each level above doubles max_counter. */
+      level: number;
     };
-    /** @description Slider puzzle. The picture holds soft dark shadows of several shapes (a heart, a star, a cross,...); the piece has the shape of one of them, a little smaller and turned. Its row is not given: show it beside the picture and let the person slide it sideways until it sits on its shadow (a hint such as "Slide the shape onto its shadow" helps). The answer (`captcha_answer`) is the x offset in pixels of the piece's square when the shape is centred on its shadow (a JSON integer or decimal digits); ±4 is tolerated by default. `captcha_nonce` carries the proof of work. A challenge is answered once, right or wrong. */
+    /** @description Slider puzzle. The picture holds soft dark shadows of several shapes (a heart, a star, a cross,...); the piece has the shape of one of them, a little smaller and turned. Its row is not given: show it beside the picture and let the person slide it sideways until it sits on its shadow (a hint such as "Slide the shape onto its shadow" helps). The answer (`captcha_answer`) is the x offset in pixels of the piece's square when the shape is centred on its shadow (a JSON integer or decimal digits); ±4 is tolerated by default. `captcha_nonce` carries the counter that solves the proof of work (`pow`). A challenge is answered once, right or wrong, within `expires_in` seconds, from the address and session that fetched it, for the email it was fetched for. */
     CaptchaResponse: {
       /** Format: uuid */
       captcha_id: string;
@@ -2769,7 +2787,16 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "anna.lee@example.com"
+         *     }
+         */
+        'application/json': components['schemas']['CaptchaRequest'] | null;
+      };
+    };
     responses: {
       /** @description OK */
       200: {
@@ -2789,14 +2816,70 @@ export interface operations {
            *       "height": 160,
            *       "piece_size": 56,
            *       "pow": {
-           *         "algorithm": "sha256",
-           *         "prefix": "f3dcf83a4203a0b462aa9213bbccf8a3",
-           *         "difficulty_bits": 13
+           *         "algorithm": "PBKDF2/SHA-256",
+           *         "nonce": "5b0e3f8f3d2c4a1b9e8d7c6b5a493827",
+           *         "salt": "a1b2c3d4e5f60718293a4b5c6d7e8f90",
+           *         "cost": 5000,
+           *         "key_length": 32,
+           *         "key_prefix": "4f1c9d2e8a7b6c5d3e2f1a0b9c8d7e6f",
+           *         "max_counter": 4400,
+           *         "level": 1
            *       },
            *       "expires_in": 120
            *     }
            */
           'application/json': components['schemas']['CaptchaResponse'];
+        };
+      };
+      /** @description Unauthorized: `unauthorized`. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'unauthorized';
+            };
+          };
+        };
+      };
+      /** @description Forbidden: `captcha_required`, `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'captcha_required' | 'account_restricted';
+            };
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `schema_invalid`. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'schema_invalid';
+            };
+          };
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
