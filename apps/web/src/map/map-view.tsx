@@ -123,9 +123,9 @@ export function MapView({ view, data, onMove, onPick, start }: Props) {
           void import('./base-style.ts')
             .then((m) => m.offlineCountries())
             .then((data) => {
-              (map?.getSource('countries') as import('maplibre-gl').GeoJSONSource | undefined)?.setData(data);
+              void (map?.getSource('countries') as import('maplibre-gl').GeoJSONSource | undefined)?.setData(data);
               // Drawn with the next frame: tests and screenshots wait for it.
-              map?.once('idle', () => el.current?.setAttribute('data-land', 'true'));
+              void map?.once('idle', () => el.current?.setAttribute('data-land', 'true'));
             });
           setLabelled(true);
         }
