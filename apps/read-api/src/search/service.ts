@@ -262,7 +262,10 @@ export function createSearchService(deps: SearchServiceDeps) {
       );
       if (page1 !== undefined && res.total < page1) {
         related = relatedQuery;
-        res = await cached.search<CardSource>(indices.listings, buildFeedRequest(filters, ctx, { sort, limit, related }));
+        res = await cached.search<CardSource>(
+          indices.listings,
+          buildFeedRequest(filters, ctx, { sort, limit, related }),
+        );
       }
       const isExact = (h: { matched_queries?: string[] }) => !!h.matched_queries?.includes(EXACT_MATCH);
       const page = res.hits.slice(0, limit);
