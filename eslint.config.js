@@ -32,6 +32,26 @@ export default tseslint.config(
     },
   },
   {
+    // One time source (libs/runtime/src/clock.ts): the apps, libs and the indexer ask the injected
+    // clock what time it is, so a test moves time instead of waiting for it; a duration is
+    // measured with performance.now(). Tests, scripts, benches and the browser client are free.
+    files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts', 'indexer/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'apps/web/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'Ask the injected clock (Clock.now()); for a duration, performance.now().',
+        },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Ask the injected clock (Clock.now()): new Date() reads the wall clock.',
+        },
+      ],
+    },
+  },
+  {
     // Plain JavaScript (configs, the install script) is outside the TypeScript project.
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,

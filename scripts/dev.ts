@@ -45,7 +45,7 @@ if (flags['load-demo']) {
     );
   }
 }
-const demoAccount = await ensureDemoAccount(indexerRuntime.database.db, config);
+const demoAccount = await ensureDemoAccount(indexerRuntime.database.db, config, indexerRuntime.clock.now());
 step(
   `demo account: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password}` +
     (demoAccount.created ? ` (created, with ${demoAccount.transactions} transactions)` : ' (already there)'),

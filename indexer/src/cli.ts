@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { once } from 'node:events';
 import { loadConfigOrExit } from '@guest/config';
-import { createRuntime, type Runtime } from '@guest/runtime';
+import { createRuntime, systemClock, type Runtime } from '@guest/runtime';
 import { CatalogImportError, importCatalogText } from './import/import-catalog.ts';
 import { CatalogRecordNotFoundError, deleteCatalogRecord, isDeletableEntity } from './delete-record.ts';
 import { reindexAll } from './reindex.ts';
@@ -77,123 +77,52 @@ function printDrift(name: string, d: IndexDrift) {
   }
 }
 
-async function main(): Promise<number> {
-  if (values.help || !cmd) {
-    process.stdout.write(USAGE);
-    return cmd ? 0 : 64;
-  }
-  if (cmd === 'catalog' && sub === 'import') {
-    const file = rest[0];
-    if (!file) throw new Error('catalog import: FILE is required');
-    return withRuntime(async (rt) => {
-      const log = createLogger(rt);
-      const bar = progressBar(`import ${file}`);
-      try {
-        const stats = await importCatalogText(rt.database, await readFile(file, 'utf8'), {
-          batchSize: rt.config.CATALOG_IMPORT_BATCH,
-          onProgress: (d, t) => bar.tick(d, t),
-        });
-        bar.done();
-        log.info({ file, stats }, 'catalog imported');
-        process.stdout.write(`${JSON.stringify(stats)}\n`);
-        return 0;
-      } catch (err) {
-        if (err instanceof CatalogImportError) {
-          process.stderr.write(`${err.message}\n`);
-          return 65;
-        }
-        throw err;
-      }
-    });
-  }
-  if (cmd === 'catalog' && sub === 'delete') {
-    const [entity, externalId, ...extra] = rest;
-    if (!isDeletableEntity(entity) || !externalId || extra.length) {
-      process.stderr.write('usage: indexer catalog delete <listing|event> <external_id>\n');
-      return 64;
-    }
-    return withRuntime(async (rt) => {
-      try {
-        const r = await deleteCatalogRecord(rt.database, entity, externalId);
-        createLogger(rt).info({ deleted: r }, 'catalog record deleted');
-        process.stdout.write(
-          `${JSON.stringify({ deleted: r.entity, external_id: r.externalId, id: r.id, version: r.version })}\n`,
-        );
-        return 0;
-      } catch (err) {
-        if (err instanceof CatalogRecordNotFoundError) {
-          process.stderr.write(`${err.message}\n`);
-          return 65;
-        }
-        throw err;
-      }
-    });
-  }
-  if (cmd === 'reindex') {
-    return withRuntime(async (rt) => {
+/** Each command by its words: `catalog import`, `reindex`… (what follows them is its arguments). */
+const COMMANDS: Record<string, () => Promise<number>> = {
+  'catalog import': catalogImport,
+  'catalog delete': catalogDelete,
+  reindex: () =>
+    withRuntime(async (rt) => {
       const r = await reindexAll(rt, createLogger(rt), { progress: true });
       process.stdout.write(
         `${JSON.stringify({ documents: r.documents, seconds: r.seconds, docs_per_s: Math.round(r.docsPerSecond) })}\n`,
       );
       return 0;
-    });
-  }
-  if (cmd === 'verify') {
-    return withRuntime(async (rt) => {
+    }),
+  verify: () =>
+    withRuntime(async (rt) => {
       const r = await verifyIndex(rt);
       printDrift('listings', r.listings);
       printDrift('places', r.places);
       printDrift('events', r.events);
       process.stdout.write(`drift ${r.drift}\n`);
       return r.drift === 0 ? 0 : 1;
-    });
-  }
-  if (cmd === 'stats') {
-    return withRuntime(async (rt) => {
+    }),
+  stats: () =>
+    withRuntime(async (rt) => {
       process.stdout.write(`${JSON.stringify(await indexerStats(rt.database))}\n`);
       return 0;
-    });
-  }
-  if (cmd === 'horizon' && sub === 'roll') {
-    return withRuntime(async (rt) => {
+    }),
+  'horizon roll': () =>
+    withRuntime(async (rt) => {
       await ensureIndices(rt.search, rt.config.INDEX_PREFIX, rt.config.INDEX_REPLICAS);
       process.stdout.write(`${JSON.stringify(await rollEventHorizon(rt, createLogger(rt)))}\n`);
       return 0;
-    });
-  }
-  if (cmd === 'dead-letters' && sub === 'list') {
-    return withRuntime(async (rt) => {
+    }),
+  'dead-letters list': () =>
+    withRuntime(async (rt) => {
       for (const d of await listDeadLetters(rt.database, 1000)) process.stdout.write(`${JSON.stringify(d)}\n`);
       return 0;
-    });
-  }
-  if (cmd === 'dead-letters' && sub === 'replay') {
-    return withRuntime(async (rt) => {
+    }),
+  'dead-letters replay': () =>
+    withRuntime(async (rt) => {
       const ids = rest.length ? rest.map(Number) : undefined;
       process.stdout.write(`replayed ${await replayDeadLetters(rt.database, ids)}\n`);
       return 0;
-    });
-  }
-  if (cmd === 'demo' && sub === 'generate') {
-    const config = loadConfigOrExit();
-    const opts = {
-      listings: num(values.listings) ?? config.DEMO_LISTINGS,
-      events: num(values.events) ?? config.DEMO_EVENTS,
-      seed: num(values.seed) ?? config.DEMO_SEED,
-      today: values.today ?? todayIn('Asia/Bangkok', new Date()),
-    };
-    const out = values.out ? createWriteStream(values.out) : process.stdout;
-    for (const line of demoNdjsonLines(opts)) {
-      if (!out.write(`${line}\n`)) await once(out, 'drain');
-    }
-    if (values.out) {
-      out.end();
-      await once(out, 'finish');
-    }
-    return 0;
-  }
-  if (cmd === 'demo' && sub === 'load') {
-    return withRuntime(async (rt) => {
+    }),
+  'demo generate': demoGenerate,
+  'demo load': () =>
+    withRuntime(async (rt) => {
       const opts: { listings?: number; events?: number; seed?: number } = {};
       if (values.listings) opts.listings = Number(values.listings);
       if (values.events) opts.events = Number(values.events);
@@ -203,35 +132,115 @@ async function main(): Promise<number> {
         `${JSON.stringify({ import: r.import, reindex: r.reindex && { documents: r.reindex.documents, seconds: r.reindex.seconds } })}\n`,
       );
       return 0;
-    });
-  }
-  if (cmd === 'worker') {
-    // Started by `npm run dev` (an IPC channel): its end means dev is gone, so this worker goes
-    // too, also when that happens while it is still starting.
-    const devGone = new Promise<void>((resolve) => {
-      if (process.channel) process.once('disconnect', resolve);
-    });
-    const rt = createRuntime(loadConfigOrExit());
+    }),
+  worker,
+};
+
+async function catalogImport(): Promise<number> {
+  const file = rest[0];
+  if (!file) throw new Error('catalog import: FILE is required');
+  return withRuntime(async (rt) => {
     const log = createLogger(rt);
-    const worker = await startOutboxWorker(rt, log);
-    // The horizon roll and the idempotency-key purge: pg-boss schedules, one run per period across all workers.
-    const maintenance = await startMaintenance(rt, log);
-    log.info({ prefix: rt.config.INDEX_PREFIX }, 'indexer worker started');
-    await Promise.race([
-      devGone,
-      new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      }),
-    ]);
-    log.info('indexer worker stopping');
-    await worker.stop();
-    await maintenance.stop();
-    await rt.close();
-    return 0;
+    const bar = progressBar(`import ${file}`);
+    try {
+      const stats = await importCatalogText(rt.database, await readFile(file, 'utf8'), {
+        batchSize: rt.config.CATALOG_IMPORT_BATCH,
+        onProgress: (d, t) => bar.tick(d, t),
+      });
+      bar.done();
+      log.info({ file, stats }, 'catalog imported');
+      process.stdout.write(`${JSON.stringify(stats)}\n`);
+      return 0;
+    } catch (err) {
+      if (err instanceof CatalogImportError) {
+        process.stderr.write(`${err.message}\n`);
+        return 65;
+      }
+      throw err;
+    }
+  });
+}
+
+async function catalogDelete(): Promise<number> {
+  const [entity, externalId, ...extra] = rest;
+  if (!isDeletableEntity(entity) || !externalId || extra.length) {
+    process.stderr.write('usage: indexer catalog delete <listing|event> <external_id>\n');
+    return 64;
   }
-  process.stderr.write(USAGE);
-  return 64;
+  return withRuntime(async (rt) => {
+    try {
+      const r = await deleteCatalogRecord(rt.database, entity, externalId);
+      createLogger(rt).info({ deleted: r }, 'catalog record deleted');
+      process.stdout.write(
+        `${JSON.stringify({ deleted: r.entity, external_id: r.externalId, id: r.id, version: r.version })}\n`,
+      );
+      return 0;
+    } catch (err) {
+      if (err instanceof CatalogRecordNotFoundError) {
+        process.stderr.write(`${err.message}\n`);
+        return 65;
+      }
+      throw err;
+    }
+  });
+}
+
+async function demoGenerate(): Promise<number> {
+  const config = loadConfigOrExit();
+  const opts = {
+    listings: num(values.listings) ?? config.DEMO_LISTINGS,
+    events: num(values.events) ?? config.DEMO_EVENTS,
+    seed: num(values.seed) ?? config.DEMO_SEED,
+    today: values.today ?? todayIn('Asia/Bangkok', systemClock.now()),
+  };
+  const out = values.out ? createWriteStream(values.out) : process.stdout;
+  for (const line of demoNdjsonLines(opts)) {
+    if (!out.write(`${line}\n`)) await once(out, 'drain');
+  }
+  if (values.out) {
+    out.end();
+    await once(out, 'finish');
+  }
+  return 0;
+}
+
+async function worker(): Promise<number> {
+  // Started by `npm run dev` (an IPC channel): its end means dev is gone, so this worker goes
+  // too, also when that happens while it is still starting.
+  const devGone = new Promise<void>((resolve) => {
+    if (process.channel) process.once('disconnect', resolve);
+  });
+  const rt = createRuntime(loadConfigOrExit());
+  const log = createLogger(rt);
+  const outbox = await startOutboxWorker(rt, log);
+  // The horizon roll and the idempotency-key purge: pg-boss schedules, one run per period across all workers.
+  const maintenance = await startMaintenance(rt, log);
+  log.info({ prefix: rt.config.INDEX_PREFIX }, 'indexer worker started');
+  await Promise.race([
+    devGone,
+    new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    }),
+  ]);
+  log.info('indexer worker stopping');
+  await outbox.stop();
+  await maintenance.stop();
+  await rt.close();
+  return 0;
+}
+
+async function main(): Promise<number> {
+  if (values.help || !cmd) {
+    process.stdout.write(USAGE);
+    return cmd ? 0 : 64;
+  }
+  const command = COMMANDS[`${cmd} ${sub ?? ''}`.trim()] ?? (sub === undefined ? undefined : COMMANDS[cmd]);
+  if (!command) {
+    process.stderr.write(USAGE);
+    return 64;
+  }
+  return command();
 }
 
 main().then(

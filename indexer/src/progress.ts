@@ -11,7 +11,7 @@ export function progressBar(label: string, opts: { enabled?: boolean; stream?: N
   const stream = opts.stream ?? process.stderr;
   const enabled = opts.enabled ?? true;
   const tty = Boolean(stream.isTTY);
-  const started = Date.now();
+  const started = performance.now();
   let lastDraw = 0;
   let lastDecile = -1;
   let total = 0;
@@ -20,7 +20,7 @@ export function progressBar(label: string, opts: { enabled?: boolean; stream?: N
     const pct = total ? Math.min(100, Math.floor((done / total) * 100)) : 0;
     const width = 30;
     const filled = Math.round((pct / 100) * width);
-    const rate = done / Math.max(0.001, (Date.now() - started) / 1000);
+    const rate = done / Math.max(0.001, (performance.now() - started) / 1000);
     return `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${pct}% ${done}/${total} ${Math.round(rate)}/s`;
   };
   return {
@@ -28,7 +28,7 @@ export function progressBar(label: string, opts: { enabled?: boolean; stream?: N
       done = d;
       if (t !== undefined) total = t;
       if (!enabled) return;
-      const now = Date.now();
+      const now = performance.now();
       if (tty) {
         if (now - lastDraw < 100 && done < total) return;
         lastDraw = now;
@@ -42,7 +42,7 @@ export function progressBar(label: string, opts: { enabled?: boolean; stream?: N
     },
     done(summary) {
       if (!enabled) return;
-      const secs = ((Date.now() - started) / 1000).toFixed(1);
+      const secs = ((performance.now() - started) / 1000).toFixed(1);
       stream.write(`${tty ? '\r' : ''}${line()} ${secs}s${summary ? ` ${summary}` : ''}\n`);
     },
   };

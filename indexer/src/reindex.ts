@@ -3,6 +3,7 @@ import type { Runtime } from '@guest/runtime';
 import { createConcreteIndices, deleteOldIndices, swapAliases, type IndexSet } from './engine/aliases.ts';
 import { runBulk, type BulkOp, type BulkOutcome } from './engine/bulk.ts';
 import { loadEventSources, loadListingSources, loadProjectionContext } from './source/load-sources.ts';
+import type { ProjectionContext } from './projection/context.ts';
 import { projectListing } from './projection/listing-document.ts';
 import { projectPlace } from './projection/place-document.ts';
 import { projectEventOccurrences } from './projection/event-documents.ts';
@@ -53,31 +54,56 @@ export interface ReindexResult {
  *    the lock is released, through the aliases, so to the new indices.
  */
 export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions = {}): Promise<ReindexResult> {
-  const started = Date.now();
+  const started = performance.now();
   const prefix = rt.config.INDEX_PREFIX;
-  const chunk = rt.config.INDEXER_REINDEX_BULK_DOCS;
   // Before anything is read: changes this snapshot does not see are caught up afterwards.
   let seen = await currentSnapshot(rt);
   const ctx = await loadProjectionContext(rt.database.db);
-  const {
-    rows: [counts],
-  } = await rt.database.pool.query<{ listings: string; events: string }>(
-    'select (select count(*) from listings) as listings, (select count(*) from events) as events',
-  );
-  const totalRows = ctx.places.size + Number(counts!.listings) + Number(counts!.events);
 
   // Built without replicas (each document written once) and without refreshes (nobody reads
   // these indices before the swap); both are set to what they should be once filled.
   const next = await createConcreteIndices(rt.search, prefix, 0);
   log.info({ indices: next }, 'reindex started');
   for (const kind of INDEX_KINDS) await rt.search.putIndexSettings(next[kind], { index: { refresh_interval: '-1' } });
-  const bar = progressBar('reindex', { enabled: opts.progress ?? false });
-  const documents = { listings: 0, places: 0, events: 0 };
   const deps: ApplyDeps = { ...applyDeps(rt), targets: next };
   const caughtUp = { rounds: 0, changes: 0 };
-  let rowsDone = 0;
-  // Up to INDEXER_REINDEX_CONCURRENCY `_bulk` requests in flight: the engine indexes one while
-  // the next crosses the wire, and Postgres reads and projection overlap with both.
+  const writer = bulkWriter(rt);
+  let documents: ReindexResult['documents'];
+  try {
+    documents = await fillIndices(rt, ctx, next, writer, opts.progress ?? false);
+    await makeReadable(rt, next);
+    // Workers keep writing to the old indices meanwhile: rounds until one finds little to do,
+    // so that the round run while drains wait is short.
+    for (let round = 0; round < CATCH_UP_ROUNDS; round++) {
+      const r = await catchUp(rt, deps, seen);
+      seen = r.snapshot;
+      caughtUp.rounds++;
+      caughtUp.changes += r.changes;
+      if (r.changes <= rt.config.INDEXER_BATCH_SIZE) break;
+    }
+  } catch (err) {
+    await writer.settled();
+    // A failed rebuild leaves the live aliases untouched; only its own indices go.
+    for (const kind of INDEX_KINDS) await rt.search.deleteIndex(next[kind]).catch(() => {});
+    throw err;
+  }
+  const old = await swapUnderLock(rt, deps, seen, next, caughtUp, opts.absorbOutbox ?? false);
+  await deleteOldIndices(rt.search, old, opts.oldIndexGraceMs ?? rt.config.INDEXER_OLD_INDEX_GRACE_MS);
+  const seconds = (performance.now() - started) / 1000;
+  const total = documents.listings + documents.places + documents.events;
+  log.info({ indices: next, removed: old, documents, caughtUp, seconds }, 'reindex finished, aliases swapped');
+  return { indices: next, documents, caughtUp, seconds, docsPerSecond: total / seconds };
+}
+
+type BulkWriter = ReturnType<typeof bulkWriter>;
+
+/**
+ * Documents to the new indices in whole `_bulk` requests of INDEXER_REINDEX_BULK_DOCS, up to
+ * INDEXER_REINDEX_CONCURRENCY in flight: the engine indexes one while the next crosses the wire,
+ * and Postgres reads and projection overlap with both. The first refused document fails the rebuild.
+ */
+function bulkWriter(rt: Runtime) {
+  const chunk = rt.config.INDEXER_REINDEX_BULK_DOCS;
   const inFlight = new Set<Promise<void>>();
   let failure: unknown = null;
   const send = async (ops: BulkOp[]) => {
@@ -104,96 +130,134 @@ export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions 
   // occurrences, which sent page by page would be one full request and one of 150, twice the
   // requests (each with its fixed cost on the engine) for the larger half of the documents.
   const pending: BulkOp[] = [];
-  const write = async (ops: BulkOp[]) => {
-    for (const op of ops) pending.push(op);
-    while (pending.length >= chunk) await sendChunk(pending.splice(0, chunk));
+  return {
+    chunk,
+    async write(ops: BulkOp[]) {
+      for (const op of ops) pending.push(op);
+      while (pending.length >= chunk) await sendChunk(pending.splice(0, chunk));
+    },
+    /** Sends what waits and every request in flight; throws the first failure. */
+    async drained() {
+      if (pending.length) await sendChunk(pending.splice(0));
+      await Promise.all(inFlight);
+      if (failure) throw failure;
+    },
+    /** Waits for the requests in flight, failed or not (before the rebuild's indices are deleted). */
+    settled: () => Promise.allSettled(inFlight),
   };
-  const drained = async () => {
-    if (pending.length) await sendChunk(pending.splice(0));
-    await Promise.all(inFlight);
-    if (failure) throw failure;
-  };
+}
 
-  try {
-    const placeOps: BulkOp[] = [...ctx.places.values()].map((p) => {
-      const doc = projectPlace(p, ctx);
-      return { action: 'index', index: next.places, id: String(p.id), version: doc.version, doc };
-    });
-    await write(placeOps);
-    documents.places = placeOps.length;
-    rowsDone += ctx.places.size;
+/** Every place, listing and event of Postgres projected into the new indices. */
+async function fillIndices(
+  rt: Runtime,
+  ctx: ProjectionContext,
+  next: IndexSet,
+  writer: BulkWriter,
+  progress: boolean,
+): Promise<ReindexResult['documents']> {
+  const {
+    rows: [counts],
+  } = await rt.database.pool.query<{ listings: string; events: string }>(
+    'select (select count(*) from listings) as listings, (select count(*) from events) as events',
+  );
+  const totalRows = ctx.places.size + Number(counts!.listings) + Number(counts!.events);
+  const bar = progressBar('reindex', { enabled: progress });
+  const documents = { listings: 0, places: 0, events: 0 };
+  let rowsDone = 0;
+  const done = (rows: number) => {
+    rowsDone += rows;
     bar.tick(rowsDone, totalRows);
+  };
 
-    // The next page is read from Postgres while the engine takes the current one.
-    let nextListings = loadListingSources(rt.database.db, { afterId: 0, limit: chunk });
-    for (;;) {
-      const page = await nextListings;
-      if (!page.length) break;
-      nextListings = loadListingSources(rt.database.db, { afterId: page[page.length - 1]!.listing.id, limit: chunk });
-      nextListings.catch(() => {}); // a failure surfaces at the next await, not as an unhandled rejection
-      const ops: BulkOp[] = [];
-      for (const src of page) {
-        const doc = projectListing(src, ctx);
-        if (doc) ops.push({ action: 'index', index: next.listings, id: String(doc.id), version: doc.version, doc });
-      }
-      await write(ops);
-      documents.listings += ops.length;
-      rowsDone += page.length;
-      bar.tick(rowsDone, totalRows);
-    }
+  const placeOps: BulkOp[] = [...ctx.places.values()].map((p) => {
+    const doc = projectPlace(p, ctx);
+    return { action: 'index', index: next.places, id: String(p.id), version: doc.version, doc };
+  });
+  await writer.write(placeOps);
+  documents.places = placeOps.length;
+  done(ctx.places.size);
 
-    const eventPage = Math.max(1, Math.floor(chunk / 20));
-    let nextEvents = loadEventSources(rt.database.db, { afterId: 0, limit: eventPage });
-    for (;;) {
-      const page = await nextEvents;
-      if (!page.length) break;
-      const after = page.reduce((m, s) => Math.max(m, s.event.id), 0);
-      nextEvents = loadEventSources(rt.database.db, { afterId: after, limit: eventPage });
-      nextEvents.catch(() => {});
-      const ops: BulkOp[] = [];
-      for (const src of page) {
-        for (const o of projectEventOccurrences(src, ctx, rt.clock.now(), rt.config.EVENTS_HORIZON_DAYS)) {
-          ops.push({ action: 'index', index: next.events, id: o.id, version: o.doc.version, doc: o.doc });
-        }
-      }
-      await write(ops);
-      documents.events += ops.length;
-      rowsDone += page.length;
-      bar.tick(rowsDone, totalRows);
+  const db = rt.database.db;
+  for await (const page of pages(
+    (afterId) => loadListingSources(db, { afterId, limit: writer.chunk }),
+    (s) => s.listing.id,
+  )) {
+    const ops: BulkOp[] = [];
+    for (const src of page) {
+      const doc = projectListing(src, ctx);
+      if (doc) ops.push({ action: 'index', index: next.listings, id: String(doc.id), version: doc.version, doc });
     }
-
-    await drained();
-    const replicas = rt.config.INDEX_REPLICAS;
-    for (const kind of INDEX_KINDS) {
-      await rt.search.putIndexSettings(next[kind], {
-        index: { refresh_interval: '1s', number_of_replicas: replicas },
-      });
-      await rt.search.refresh(next[kind]);
-    }
-    if (replicas > 0) {
-      // Readers move to these indices next: their replica copies first, as the old ones had.
-      for (const kind of INDEX_KINDS) {
-        await rt.search.clusterHealth({ index: next[kind], waitForStatus: 'green', timeout: '120s' });
-      }
-    }
-    // Workers keep writing to the old indices meanwhile: rounds until one finds little to do,
-    // so that the round run while drains wait is short.
-    for (let round = 0; round < CATCH_UP_ROUNDS; round++) {
-      const r = await catchUp(rt, deps, seen);
-      seen = r.snapshot;
-      caughtUp.rounds++;
-      caughtUp.changes += r.changes;
-      if (r.changes <= rt.config.INDEXER_BATCH_SIZE) break;
-    }
-  } catch (err) {
-    await Promise.allSettled(inFlight);
-    // A failed rebuild leaves the live aliases untouched; only its own indices go.
-    for (const kind of INDEX_KINDS) await rt.search.deleteIndex(next[kind]).catch(() => {});
-    throw err;
+    await writer.write(ops);
+    documents.listings += ops.length;
+    done(page.length);
   }
 
-  // The last round, the refresh and the swap with every drain held off: nothing reaches the old
-  // indices between the last look at the outbox and the moment readers move.
+  const eventPage = Math.max(1, Math.floor(writer.chunk / 20));
+  for await (const page of pages(
+    (afterId) => loadEventSources(db, { afterId, limit: eventPage }),
+    (s) => s.event.id,
+  )) {
+    const ops: BulkOp[] = [];
+    for (const src of page) {
+      for (const o of projectEventOccurrences(src, ctx, rt.clock.now(), rt.config.EVENTS_HORIZON_DAYS)) {
+        ops.push({ action: 'index', index: next.events, id: o.id, version: o.doc.version, doc: o.doc });
+      }
+    }
+    await writer.write(ops);
+    documents.events += ops.length;
+    done(page.length);
+  }
+
+  await writer.drained();
+  bar.done(`${documents.listings + documents.places + documents.events} documents`);
+  return documents;
+}
+
+/**
+ * Keyset pages of Postgres rows, the next page read while the caller works on the current one
+ * (the engine takes a page while the next is read).
+ */
+async function* pages<T>(load: (afterId: number) => Promise<T[]>, idOf: (row: T) => number): AsyncGenerator<T[]> {
+  let next = load(0);
+  for (;;) {
+    const page = await next;
+    if (!page.length) return;
+    next = load(page.reduce((m, r) => Math.max(m, idOf(r)), 0));
+    next.catch(() => {}); // a failure surfaces at the next await, not as an unhandled rejection
+    yield page;
+  }
+}
+
+/** Refreshes and replicas as the live indices have them; the replicas ready before readers come. */
+async function makeReadable(rt: Runtime, next: IndexSet): Promise<void> {
+  const replicas = rt.config.INDEX_REPLICAS;
+  for (const kind of INDEX_KINDS) {
+    await rt.search.putIndexSettings(next[kind], {
+      index: { refresh_interval: '1s', number_of_replicas: replicas },
+    });
+    await rt.search.refresh(next[kind]);
+  }
+  if (replicas > 0) {
+    // Readers move to these indices next: their replica copies first, as the old ones had.
+    for (const kind of INDEX_KINDS) {
+      await rt.search.clusterHealth({ index: next[kind], waitForStatus: 'green', timeout: '120s' });
+    }
+  }
+}
+
+/**
+ * The last catch-up round, the refresh and the swap with every drain held off: nothing reaches
+ * the old indices between the last look at the outbox and the moment readers move. Returns the
+ * indices the aliases left.
+ */
+async function swapUnderLock(
+  rt: Runtime,
+  deps: ApplyDeps,
+  seen: string,
+  next: IndexSet,
+  caughtUp: ReindexResult['caughtUp'],
+  absorbOutbox: boolean,
+): Promise<string[]> {
   const client = await rt.database.pool.connect();
   let old: string[] | null = null;
   try {
@@ -203,8 +267,8 @@ export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions 
     caughtUp.rounds++;
     caughtUp.changes += last.changes;
     for (const kind of INDEX_KINDS) await rt.search.refresh(next[kind]);
-    old = await swapAliases(rt.search, prefix, next);
-    if (opts.absorbOutbox) {
+    old = await swapAliases(rt.search, rt.config.INDEX_PREFIX, next);
+    if (absorbOutbox) {
       await client.query(
         `update catalog_outbox set processed_at = now()
           where processed_at is null and dead_at is null
@@ -213,6 +277,7 @@ export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions 
       );
     }
     await client.query('commit');
+    return old;
   } catch (err) {
     await client.query('rollback').catch(() => {});
     // Not swapped: the live aliases are untouched and the new indices go. Swapped: they stay.
@@ -221,12 +286,6 @@ export async function reindexAll(rt: Runtime, log: Logger, opts: ReindexOptions 
   } finally {
     client.release();
   }
-  await deleteOldIndices(rt.search, old, opts.oldIndexGraceMs ?? rt.config.INDEXER_OLD_INDEX_GRACE_MS);
-  const seconds = (Date.now() - started) / 1000;
-  const total = documents.listings + documents.places + documents.events;
-  bar.done(`${total} documents`);
-  log.info({ indices: next, removed: old, documents, caughtUp, seconds }, 'reindex finished, aliases swapped');
-  return { indices: next, documents, caughtUp, seconds, docsPerSecond: total / seconds };
 }
 
 /** Catch-up rounds before the one run under the swap lock, at most. */

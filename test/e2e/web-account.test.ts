@@ -330,7 +330,7 @@ describe('account screens in the browser', { timeout: 120_000 }, () => {
 
   it('the other account screens have no critical axe violations', async () => {
     const { rows } = await env.sql.query('select id from accounts where email = $1', [email]);
-    await seedDemoTransactions(runtime.database.db, rows[0].id);
+    await seedDemoTransactions(runtime.database.db, rows[0].id, runtime.clock.now());
     for (const [screen, heading] of [
       ['/account/sessions', 'Devices and sessions'],
       ['/account/preferences', 'Notification settings'],

@@ -10,6 +10,7 @@ import { DEMO_ACCOUNT, ensureDemoAccount } from '@guest/write-api/demo';
 import { buildWeb } from '../../scripts/web-build.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { http } from '../support/http.ts';
+import { eventually } from '../support/eventually.ts';
 import { launchChromium, screenshot, SHOTS, watchApi } from './web/browser.ts';
 
 /**
@@ -39,7 +40,7 @@ beforeAll(async () => {
   });
   const started = Date.now();
   await loadDemoCatalog(t.runtime, { progress: false });
-  await ensureDemoAccount(t.runtime.database.db, t.config);
+  await ensureDemoAccount(t.runtime.database.db, t.config, t.runtime.clock.now());
   timings.push(`demo catalog loaded in ${Date.now() - started} ms`);
   browser = await launchChromium();
 }, 300_000);
@@ -248,14 +249,16 @@ describe('map and feed', { timeout: 90_000 }, () => {
     const p = await open('/?lang=en');
     await p.locator('.map .cluster, .map .pin').first().waitFor({ timeout: 30_000 });
     await api.settled();
-    // Answers for "Patong" come 3 s late; "Kata" is typed right after it.
-    let delayed = 0;
+    // Answers for "Patong" are held back until those for "Kata", typed right after it, have arrived.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const held: Array<Promise<void>> = [];
     await p.route(
       (url) => url.pathname.startsWith('/v1/search/') && url.searchParams.get('q') === 'Patong',
-      async (route) => {
-        delayed++;
-        await new Promise((r) => setTimeout(r, 3000));
-        await route.continue().catch(() => undefined); // the page may have given up on it
+      (route) => {
+        const passed = released.then(() => route.continue().catch(() => undefined)); // the page may have given up on it
+        held.push(passed);
+        return passed;
       },
     );
     await p.locator('#q').fill('Patong');
@@ -264,8 +267,13 @@ describe('map and feed', { timeout: 90_000 }, () => {
     await p.locator('#q').fill('Kata');
     await p.locator('#q').press('Enter');
     await p.waitForURL((u) => u.searchParams.get('q') === 'Kata');
-    await new Promise((r) => setTimeout(r, 3500));
-    expect(delayed).toBeGreaterThan(0);
+    await eventually('the feed for "Kata" to be answered', () =>
+      api.answered.some((a) => a.url.pathname === '/v1/search/listings' && a.url.searchParams.get('q') === 'Kata'),
+    );
+    expect(held.length).toBeGreaterThan(0);
+    release();
+    await Promise.all(held);
+    await api.settled();
     const agreed = await expectPageAgreesWithApi(p);
     expect(api.last('/v1/search/listings').searchParams.get('q')).toBe('Kata');
     expect(agreed.feed.items.length).toBeGreaterThan(0);

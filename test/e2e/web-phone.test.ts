@@ -30,7 +30,7 @@ beforeAll(async () => {
   buildWeb({ ifStale: true, quiet: true });
   t = await startTestApp({ apps: [writeApi, readApi, webClient] });
   await loadDemoCatalog(t.runtime, { listings: 400, events: 30, progress: false });
-  await ensureDemoAccount(t.runtime.database.db, t.config);
+  await ensureDemoAccount(t.runtime.database.db, t.config, t.runtime.clock.now());
   const upcoming = await http(t.url, 'GET', '/v1/events/upcoming?limit=1');
   eventSlug = upcoming.body.items[0].slug;
   // The demo account has a favorite, so that the favorites screen shows one.

@@ -7,6 +7,8 @@ import { importCatalogText, reindexAll } from '@guest/indexer';
 import { readApi } from '@guest/read-api';
 import { writeApi } from '@guest/write-api';
 import { seedDemoTransactions } from '@guest/write-api/demo';
+import type { FastifyInstance } from 'fastify';
+import type { AppPlugin, OperationExample } from '@guest/http-kit';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { http, type HttpResult } from '../support/http.ts';
 import { login, waitForMail } from '../write-api/auth/support.ts';
@@ -14,9 +16,9 @@ import { pngImage } from '../write-api/profile/images.ts';
 import { DocumentSchemas } from '../fuzz/openapi-fuzzer.ts';
 
 /**
- * Issue 10, point 7: every operation of the OpenAPI document carries one example request and its
- * answer, and the example is what a client gets. Each example request is sent, in the order a
- * client's life would send them (register before login, sign-out last), to the write and read
+ * Every operation of the OpenAPI document carries one example request and its answer, and the
+ * example is what a client gets. Each example request is sent, in the order a client's life would
+ * send them (each after what its route's example names in `after`, deleting the account last), to the write and read
  * APIs on a loaded catalog; the live answer must have the documented success status, validate
  * against the documented schema, and have the example's shape: the same keys with the same JSON
  * types, down the tree (values differ where they are ids, tokens and times). The example must be
@@ -43,77 +45,53 @@ const limits = {
   CAPTCHA_AFTER_DELETE_REQUESTS_PER_ACCOUNT: 1000,
 };
 
-/** The order a client's life sends the operations in: each leaves what the next one needs. */
-const ORDER = [
-  'getHealth',
-  'getLiveness',
-  'getReadiness',
-  'checkEmailAvailability',
-  'createCaptcha',
-  'register',
-  'resendConfirmation',
-  'confirmEmail',
-  'login',
-  'refreshTokens',
-  'createWsTicket',
-  'listAuthSessions',
-  'listSessions',
-  'getProfile',
-  'updateProfile',
-  'getBadges',
-  'uploadAvatar',
-  'getAvatar',
-  'createMediaTicket',
-  'getMedia',
-  'getSearchFilters',
-  'putSearchFilters',
-  'getEmailPrefs',
-  'putEmailPrefs',
-  'getPushPrefs',
-  'putPushPrefs',
-  'addFavorite',
-  'listFavorites',
-  'listTransactions',
-  'getTransaction',
-  'registerDevice',
-  'markNotificationsRead',
-  'markDialogRead',
-  'markAssistantRead',
-  'getTranslations',
-  'listLanguages',
-  'getMapResource',
-  'listEventCategories',
-  'getEventCalendar',
-  'listUpcomingEvents',
-  'getEventFeed',
-  'getEventMap',
-  'getEventBySlug',
-  'listPlaces',
-  'listPopularPlaces',
-  'getPlaceBySlug',
-  'listCategories',
-  'listAmenities',
-  'searchListings',
-  'searchMap',
-  'countListings',
-  'getPriceRange',
-  'getSearchFilterValues',
-  'suggest',
-  'listNodes',
-  'getConfig',
-  'listCurrencies',
-  'getFxRates',
-  'removeFavorite',
-  'closeSession',
-  'deleteAvatar',
-  'changePassword',
-  'requestPasswordReset',
-  'confirmPasswordReset',
-  'logout',
-  'logoutAll',
-  'requestAccountDeletion',
-  'confirmAccountDeletion',
-];
+/**
+ * The examples as the routes declare them (`config.example`), by `operationId`: what the document
+ * does not show, the order (`after`, `last`), is read from the routes themselves as they are added.
+ */
+const declared = new Map<string, OperationExample>();
+const routeExamples: AppPlugin = {
+  name: 'route-examples',
+  // Skips encapsulation: the hook sees the routes of the apps registered after it.
+  plugin: Object.assign(
+    async (app: FastifyInstance) => {
+      app.addHook('onRoute', (route) => {
+        const id = (route.schema as { operationId?: string } | undefined)?.operationId;
+        if (id && route.config?.example) declared.set(id, route.config.example);
+      });
+    },
+    { [Symbol.for('skip-override')]: true },
+  ),
+};
+
+/** The operations signed-in calls need: the account exists and its email is confirmed. */
+const ACCOUNT_READY = 'confirmEmail';
+
+/**
+ * The order a client's life sends the operations in, each after what it uses: the document's
+ * order, except that an example comes after those its route names in `after`, a signed-in one
+ * after the account is ready, and those marked `last` (they end the account) after all others.
+ */
+function clientOrder(ops: Map<string, { op: any }>): string[] {
+  const needs = new Map<string, Set<string>>();
+  const isLast = (id: string) => declared.get(id)?.last === true;
+  for (const [id, { op }] of ops) {
+    const before = new Set(declared.get(id)?.after ?? []);
+    const signedIn = (op.security ?? []).some((s: Record<string, unknown>) => 'bearer' in s);
+    if (signedIn && id !== ACCOUNT_READY) before.add(ACCOUNT_READY);
+    if (isLast(id)) for (const other of ops.keys()) if (!isLast(other)) before.add(other);
+    needs.set(id, before);
+  }
+  const order: string[] = [];
+  const pending = [...ops.keys()];
+  while (pending.length) {
+    const next = pending.find((id) => [...needs.get(id)!].every((n) => order.includes(n) || !ops.has(n)));
+    if (!next) throw new Error(`the examples' order has a cycle among: ${pending.join(', ')}`);
+    order.push(next);
+    pending.splice(pending.indexOf(next), 1);
+  }
+  return order;
+}
 
 interface Example {
   params: Record<string, string>;
@@ -154,7 +132,10 @@ async function startMapUpstream(): Promise<string> {
 
 beforeAll(async () => {
   const mapUpstream = await startMapUpstream();
-  t = await startTestApp({ apps: [writeApi, readApi], config: { ...limits, MAP_UPSTREAM_URL: mapUpstream } });
+  t = await startTestApp({
+    apps: [routeExamples, writeApi, readApi],
+    config: { ...limits, MAP_UPSTREAM_URL: mapUpstream },
+  });
   for (const file of ['search/catalog.ndjson', 'events/catalog.ndjson']) {
     await importCatalogText(t.runtime.database, await readFile(path.join(FIXTURES, file), 'utf8'));
   }
@@ -233,7 +214,7 @@ interface LiveValues {
 async function live(id: string): Promise<LiveValues> {
   switch (id) {
     case 'confirmEmail':
-      return { body: { token: (await waitForMail(t, account.email, /confirm your email/i, 2)).token } };
+      return { body: { token: (await waitForMail(t, account.email, /confirm your email/i)).token } };
     case 'refreshTokens':
       return { body: { refresh_token: account.refreshToken } };
     case 'getAvatar':
@@ -248,7 +229,7 @@ async function live(id: string): Promise<LiveValues> {
       return { params: { listing_id: rows[0].id } };
     }
     case 'listTransactions':
-      await seedDemoTransactions(t.runtime.database.db, account.accountId);
+      await seedDemoTransactions(t.runtime.database.db, account.accountId, t.runtime.clock.now());
       return {};
     case 'getTransaction': {
       const { rows } = await t.sql.query(
@@ -421,9 +402,17 @@ function shapeDiff(schema: any, example: unknown, actual: unknown, at: string, o
 // ---- the test --------------------------------------------------------------------------------
 
 describe('OpenAPI examples', () => {
-  it('places every operation of the document in the run', () => {
-    const ids = [...operations().keys()].sort();
-    expect([...ORDER].sort()).toEqual(ids);
+  it('places every operation of the document in the run, after the operations its example names', () => {
+    const ops = operations();
+    const order = clientOrder(ops);
+    expect([...order].sort()).toEqual([...ops.keys()].sort());
+    const unknown = [...declared].flatMap(([id, ex]) =>
+      (ex.after ?? []).filter((a) => !ops.has(a)).map((a) => `${id}: ${a}`),
+    );
+    expect(unknown).toEqual([]);
+    for (const [id, ex] of declared) {
+      for (const a of ex.after ?? []) expect(order.indexOf(a), `${a} before ${id}`).toBeLessThan(order.indexOf(id));
+    }
   });
 
   it('gives every operation a request example where it takes input, and a success example', () => {
@@ -447,7 +436,7 @@ describe('OpenAPI examples', () => {
     const ops = operations();
     const failures: string[] = [];
     const recorded: Record<string, unknown> = {};
-    for (const id of ORDER) {
+    for (const id of clientOrder(ops)) {
       const { path: p, method, op } = ops.get(id)!;
       const ex = exampleOf(op);
       const values = await live(id);

@@ -36,7 +36,11 @@ async function signIn(): Promise<{ token: string; accountId: string }> {
      values ($1, md5(random()::text), '127.0.0.1', now() + interval '1 day', now() + interval '30 days') returning id`,
     [account!.id],
   );
-  const token = await signAccessToken(t.config, { accountId: account!.id, sessionId: session!.id });
+  const token = await signAccessToken(
+    t.config,
+    { accountId: account!.id, sessionId: session!.id },
+    t.runtime.clock.now(),
+  );
   return { token, accountId: account!.id };
 }
 

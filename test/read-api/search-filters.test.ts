@@ -130,6 +130,8 @@ describe('every shared filter filters (feed, count and map agree)', () => {
     ['amenities: all must match (3)', { amenities: 'pool,wifi,kitchen' }, ['S1']],
     ['instant_book', { instant_book: true }, ['S1', 'S3', 'E1', 'E3', 'V1', 'T1', 'T3']],
     ['rating_min (listings without rating never pass)', { rating_min: 4.7 }, ['S1', 'E1', 'E2', 'E3']],
+    ['rating_count_min (a listing without ratings has none)', { rating_count_min: 50 }, ['S1', 'E1', 'E2', 'T1', 'F1']],
+    ['rating_min with rating_count_min', { rating_min: 4.5, rating_count_min: 50 }, ['S1', 'E1', 'E2', 'F1']],
     ['combined: kind + q + amenities', { kind: 'stay', q: 'Kata', amenities: 'pool' }, ['S1']],
     ['combined: bbox + instant_book', { bbox: '98.29,7.81,98.305,7.83', instant_book: true }, ['E1', 'S1', 'T1', 'V1']],
     ['combined: q in Russian + kind + rating', { q: 'Патонг', kind: 'experience', rating_min: 4.5 }, ['E2']],

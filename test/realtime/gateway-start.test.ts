@@ -3,6 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '@guest/config';
+import { eventually, StopWaiting } from '../support/eventually.ts';
 
 /**
  * The realtime app as its own process (`apps/realtime/src/main.ts`): it says what it runs on, and
@@ -42,15 +43,15 @@ describe('realtime app start', () => {
 
   it('starts on Node.js 24+ with the ws transport, serves /v1/ws, and stops cleanly on SIGTERM', async () => {
     const app = run({ REALTIME_PORT: '0' });
-    const until = Date.now() + 20_000;
-    let line: RegExpExecArray | null = null;
-    while (
-      !(line = /realtime gateway on 127\.0\.0\.1:(\d+) \(\/v1\/ws, ws (\S+), Node\.js v(\d+)\./.exec(app.output()))
-    ) {
-      if (Date.now() > until || app.child.exitCode !== null) throw new Error(`did not start:\n${app.output()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const [, port, , major] = line;
+    const line = await eventually(
+      'the gateway to say where it listens',
+      () => {
+        if (app.child.exitCode !== null) throw new StopWaiting(`exited ${app.child.exitCode}:\n${app.output()}`);
+        return /realtime gateway on 127\.0\.0\.1:(\d+) \(\/v1\/ws, ws (\S+), Node\.js v(\d+)\./.exec(app.output());
+      },
+      { timeoutMs: 20_000 },
+    );
+    const [, port, , major] = line!;
     expect(Number(major)).toBeGreaterThanOrEqual(24);
     expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
     // An upgrade without credentials is answered by the gateway itself: 401 with the envelope.

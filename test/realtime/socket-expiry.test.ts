@@ -1,28 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '@guest/realtime';
 import { socketAuthenticator } from '@guest/realtime/socket-auth';
+import { fixedClock } from '@guest/runtime';
 import type { TestApp } from '../support/test-app.ts';
 import { http } from '../support/http.ts';
 import { confirmEmail, register, startAuthApp, type Registered } from '../write-api/auth/support.ts';
-import { connect, tokenExpiringIn } from './support.ts';
+import { connect, tokenExpiringIn, type Opened } from './support.ts';
 
 /*
  * A socket lives as long as what opened it, unless renewed in-band (`auth.renew`). Tokens are
- * real, signed to lapse a few seconds from now, and the warning lead is one second: the rules are
- * the production ones at a shorter scale, with no fixed sleeps.
+ * real and the rules the production ones (the warning lead is one second here); time is the
+ * server's clock, which the test moves past each instant instead of waiting for it.
  */
+const clock = fixedClock(new Date());
 let t: TestApp;
 let gw: Gateway;
 let guest: Registered;
 let who: { accountId: string; sessionId: string };
 
 beforeAll(async () => {
-  t = await startAuthApp({ WS_EXPIRY_WARNING_S: 1 });
+  t = await startAuthApp({ WS_EXPIRY_WARNING_S: 1 }, clock);
   gw = await startGateway({
     config: t.config,
     authenticate: socketAuthenticator(t.runtime),
     port: 0,
     host: '127.0.0.1',
+    clock,
   });
   guest = await register(t);
   await confirmEmail(t, guest.email);
@@ -35,68 +38,82 @@ afterAll(async () => {
 
 const wsUrl = (query: string) => `ws://127.0.0.1:${gw.port}/v1/ws?${query}`;
 const iso = (exp: number) => new Date(exp * 1000).toISOString();
+const expiringIn = (inS: number) => tokenExpiringIn(t.config, who, inS, clock.now());
+/** Moves the server's clock to `ms` before the instant `exp` (seconds), running what is due by then. */
+const moveTo = (exp: number, msBefore = 0) => clock.set(new Date(exp * 1000 - msBefore));
+
+/** The socket still answers: it was not closed by what the clock ran so far. */
+async function stillOpen(s: Opened) {
+  s.send({ type: 'ping' });
+  const pongs = s.messages.filter((m) => m.type === 'pong').length;
+  await s.next('pong', () => s.messages.filter((m) => m.type === 'pong').length > pongs);
+}
 
 describe('socket expiry and in-band renewal (/v1/ws)', () => {
   it('warns with auth.expiring, then closes with 4401 expired when the token lapses without renewal', async () => {
-    const { token, exp } = await tokenExpiringIn(t.config, who, 3);
+    const { token, exp } = await expiringIn(3);
     const s = await connect(wsUrl(`access_token=${token}`));
     expect((await s.next('hello')).data).toEqual({
       account_id: guest.accountId,
       session_id: guest.tokens.session_id,
       expires_at: iso(exp),
     });
+    moveTo(exp, 1001);
+    await stillOpen(s);
+    expect(s.messages.some((m) => m.type === 'auth.expiring')).toBe(false);
+    moveTo(exp, 1000);
     const warning = await s.next('auth.expiring');
-    expect(warning.data.expires_at).toBe(iso(exp));
-    expect(warning.data.expires_in).toBeLessThanOrEqual(1);
-    const closed = await s.closed;
-    expect(closed).toMatchObject({ code: 4401, reason: 'expired' });
-    expect(closed.at).toBeGreaterThanOrEqual(exp * 1000);
+    expect(warning.data).toEqual({ expires_at: iso(exp), expires_in: 1 });
+    moveTo(exp, 1);
+    await stillOpen(s);
+    moveTo(exp);
+    expect(await s.closed).toMatchObject({ code: 4401, reason: 'expired' });
   });
 
   it('stays open past the first expiry when renewed with a fresh access token, then lapses at the new one', async () => {
-    const first = await tokenExpiringIn(t.config, who, 2);
+    const first = await expiringIn(2);
     const s = await connect(wsUrl(`access_token=${first.token}`));
     await s.next('hello');
-    const second = await tokenExpiringIn(t.config, who, 4);
+    const second = await expiringIn(4);
     s.send({ type: 'auth.renew', data: { access_token: second.token } });
     expect((await s.next('auth.renewed')).data).toEqual({ expires_at: iso(second.exp) });
-    // The warning for the new expiry comes after the first one has passed.
-    await s.next('auth.expiring', (m) => m.data.expires_at === iso(second.exp));
-    expect(Date.now()).toBeGreaterThan(first.exp * 1000);
-    s.send({ type: 'ping' });
-    await s.next('pong');
-    const closed = await s.closed;
-    expect(closed).toMatchObject({ code: 4401, reason: 'expired' });
-    expect(closed.at).toBeGreaterThanOrEqual(second.exp * 1000);
+    // Past the first expiry: still open, and nothing warned of yet.
+    moveTo(first.exp, -500);
+    await stillOpen(s);
+    expect(s.messages.some((m) => m.type === 'auth.expiring')).toBe(false);
+    moveTo(second.exp, 1000);
+    expect((await s.next('auth.expiring')).data.expires_at).toBe(iso(second.exp));
+    await stillOpen(s);
+    moveTo(second.exp);
+    expect(await s.closed).toMatchObject({ code: 4401, reason: 'expired' });
   });
 
   it('renews a ticket-opened socket (web) with an access token, and an app socket with a ticket', async () => {
     const { ticket } = (await http(t.url, 'POST', '/v1/auth/ws-ticket', { token: guest.tokens.access_token })).body;
     const web = await connect(wsUrl(`ticket=${ticket}`));
     const hello = await web.next('hello');
-    // A ticket carries no expiry: the socket gets an access token's lifetime.
-    const lifetime = Date.parse(hello.data.expires_at) - Date.now();
-    expect(lifetime).toBeGreaterThan((t.config.ACCESS_TOKEN_TTL_S - 5) * 1000);
-    expect(lifetime).toBeLessThanOrEqual(t.config.ACCESS_TOKEN_TTL_S * 1000);
-    const short = await tokenExpiringIn(t.config, who, 2);
+    // A ticket carries no expiry: the socket gets an access token's lifetime from the moment it opens.
+    expect(Date.parse(hello.data.expires_at) - clock.now().getTime()).toBe(t.config.ACCESS_TOKEN_TTL_S * 1000);
+    const short = await expiringIn(2);
     web.send({ type: 'auth.renew', data: { access_token: short.token } });
     expect((await web.next('auth.renewed')).data.expires_at).toBe(iso(short.exp));
+    moveTo(short.exp);
     expect(await web.closed).toMatchObject({ code: 4401, reason: 'expired' });
 
-    const app = await connect(wsUrl(`access_token=${(await tokenExpiringIn(t.config, who, 30)).token}`));
+    const app = await connect(wsUrl(`access_token=${(await expiringIn(30)).token}`));
     await app.next('hello');
     const fresh = (await http(t.url, 'POST', '/v1/auth/ws-ticket', { token: guest.tokens.access_token })).body.ticket;
     app.send({ type: 'auth.renew', data: { ticket: fresh } });
     const renewed = await app.next('auth.renewed');
-    expect(Date.parse(renewed.data.expires_at) - Date.now()).toBeGreaterThan((t.config.ACCESS_TOKEN_TTL_S - 5) * 1000);
+    expect(Date.parse(renewed.data.expires_at) - clock.now().getTime()).toBe(t.config.ACCESS_TOKEN_TTL_S * 1000);
     app.ws.close();
   });
 
   it('refuses a renewal with an expired token or another account’s token, and keeps the current expiry', async () => {
-    const current = await tokenExpiringIn(t.config, who, 30);
+    const current = await expiringIn(30);
     const s = await connect(wsUrl(`access_token=${current.token}`));
     await s.next('hello');
-    const stale = await tokenExpiringIn(t.config, who, -5);
+    const stale = await expiringIn(-5);
     s.send({ type: 'auth.renew', data: { access_token: stale.token } });
     expect((await s.next('error')).data).toMatchObject({
       code: 'unauthorized',

@@ -54,6 +54,7 @@ describe('/v1/ws through the one-base-URL server', () => {
       env.config,
       { accountId: rows[0].account_id, sessionId: confirmed.session_id },
       -5,
+      new Date(),
     );
     expect(envelopeOf(await refusal(`ws://${base}/v1/ws?access_token=${token}`))).toEqual({
       status: 401,

@@ -93,6 +93,7 @@ describe('/v1/ws (spec 5.12, DESIGN G5c, G6a)', () => {
       t.config,
       { accountId: guest.accountId, sessionId: guest.tokens.session_id },
       -5,
+      t.runtime.clock.now(),
     );
     expect(envelopeOf(await refusal(wsUrl(`access_token=${token}`)))).toEqual({
       status: 401,
@@ -169,7 +170,14 @@ describe('/v1/ws (spec 5.12, DESIGN G5c, G6a)', () => {
   it('delivers what any process publishes to the account', async () => {
     const s = await connect(`access_token=${guest.tokens.access_token}`);
     await s.next('hello');
-    await publishToAccount(t.runtime.redis, t.config.REDIS_KEY_PREFIX, guest.accountId, 'notification.new', { id: 7 });
+    await publishToAccount(
+      t.runtime.redis,
+      t.config.REDIS_KEY_PREFIX,
+      guest.accountId,
+      'notification.new',
+      { id: 7 },
+      t.runtime.clock.now(),
+    );
     const m = await s.next('notification.new');
     expect(m.data).toEqual({ id: 7 });
     s.ws.close();

@@ -97,15 +97,17 @@ export function envelopeOf(r: Refused) {
 }
 
 /**
- * A real access token of the session, signed so that it lapses `inS` seconds from now (in the
- * past when negative): short lifetimes without waiting for the configured one.
+ * A real access token of the session, signed so that it lapses `inS` whole seconds after `now`
+ * (the clock of the server that checks it; in the past when negative): short lifetimes without
+ * waiting for the configured one.
  */
 export async function tokenExpiringIn(
   config: Config,
   who: { accountId: string; sessionId: string },
   inS: number,
+  now: Date,
 ): Promise<{ token: string; exp: number }> {
-  const exp = Math.ceil(Date.now() / 1000) + inS;
+  const exp = Math.ceil(now.getTime() / 1000) + inS;
   const issuedAt = new Date((exp - config.ACCESS_TOKEN_TTL_S) * 1000);
   return { token: await signAccessToken(config, who, issuedAt), exp };
 }

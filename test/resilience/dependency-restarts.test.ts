@@ -12,6 +12,7 @@ import {
   type PrivateServer,
 } from '../support/private-services.ts';
 import { guardSharedEngine } from '../support/shared-engine.ts';
+import { eventually } from '../support/eventually.ts';
 import { loadCatalog } from '../read-api/search/support.ts';
 import { PASSWORD, relaxedLimits, uniqueEmail } from '../security/support.ts';
 
@@ -33,7 +34,8 @@ import { PASSWORD, relaxedLimits, uniqueEmail } from '../security/support.ts';
  */
 guardSharedEngine('dependency-restarts');
 
-const OUTAGE_MS = 3000;
+/** Answers of each client in a phase before it ends: before, during and after an outage. */
+const TURNS = 3;
 const SLOWEST_MS = 1000;
 /** How long the API may take to answer 2xx on every route once the service is back. */
 const RECOVERY_LIMIT_MS = 30_000;
@@ -63,7 +65,8 @@ const report: string[] = [];
 let phase = 'warm-up';
 
 const now = () => performance.now();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The pace of the load: a client's pause between two requests (not a wait for anything). */
+const pace = () => new Promise((r) => setTimeout(r, 100));
 
 async function call(label: string, method: string, url: string, opts: Parameters<typeof http>[3] = {}) {
   const at = now();
@@ -106,13 +109,13 @@ function startLoad(): () => Promise<void> {
   const reader = (async () => {
     for (let i = 0; running; i++) {
       await [probes.categories, probes.search, probes.me][i % 3]!();
-      await sleep(100);
+      await pace();
     }
   })();
   const writer = (async () => {
     for (let i = 0; running; i++) {
       await (i % 3 === 2 ? probes.register : probes.filters)();
-      await sleep(100);
+      await pace();
     }
   })();
   return async () => {
@@ -123,17 +126,23 @@ function startLoad(): () => Promise<void> {
 
 /** Every probe answered 2xx in a row: the API has recovered. */
 async function untilAllOk(probesToCheck: Probe[]): Promise<void> {
-  const deadline = now() + RECOVERY_LIMIT_MS;
-  for (;;) {
-    const results = await Promise.all(probesToCheck.map((p) => probes[p]()));
-    if (results.every((r) => r.status >= 200 && r.status < 300)) return;
-    if (now() > deadline) {
-      throw new Error(
-        `not recovered after ${RECOVERY_LIMIT_MS} ms: ${results.map((r, i) => `${probesToCheck[i]} ${r.status}`).join(', ')}`,
-      );
-    }
-    await sleep(100);
-  }
+  await eventually(
+    'every route to answer 2xx',
+    async () => {
+      const results = await Promise.all(probesToCheck.map((p) => probes[p]()));
+      return probesToCheck.map((p, i) => ({ probe: p, status: results[i]!.status }));
+    },
+    { timeoutMs: RECOVERY_LIMIT_MS, until: (seen) => seen.every((r) => r.status >= 200 && r.status < 300) },
+  );
+}
+
+/** Both clients of the load have answered `TURNS` requests each in the current phase. */
+async function untilLoadAnswered(what: string, extra: (a: Answer[]) => boolean = () => true): Promise<void> {
+  const current = phase;
+  await eventually(what, () => answers.filter((a) => a.phase === current), {
+    timeoutMs: 60_000,
+    until: (inPhase) => inPhase.length >= 2 * TURNS && extra(inPhase),
+  });
 }
 
 const readyz = async () => (await http(t.url, 'GET', '/readyz')).body?.checks as Record<string, { status: string }>;
@@ -150,13 +159,16 @@ async function outage(
 ) {
   phase = `${name}: before`;
   const stopLoad = startLoad();
-  await sleep(800);
+  await untilLoadAnswered(`the load to be answered before the ${name} outage`);
   const from = answers.length;
   phase = `${name}: during`;
   const stopAt = now();
   await service.stop();
   const stopped = now();
-  await sleep(OUTAGE_MS);
+  // The outage lasts until the load has gone through it, the route that needs the service refused.
+  await untilLoadAnswered(`the load to run through the ${name} outage, ${probeLabel(needs)} refused`, (during) =>
+    during.some((a) => a.at >= stopped && a.res.status === 503 && a.label === probeLabel(needs)),
+  );
   const ready = await readyz();
   const startAt = now();
   await service.start();
@@ -165,7 +177,7 @@ async function outage(
   await untilAllOk(['categories', 'search', 'me', 'filters', 'register']);
   const recovered = now();
   phase = `${name}: after`;
-  await sleep(800);
+  await untilLoadAnswered(`the load to be answered after the ${name} outage`);
   await stopLoad();
 
   const during = answers.slice(from).filter((a) => a.at >= stopAt && a.at <= started);

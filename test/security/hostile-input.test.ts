@@ -7,6 +7,7 @@ import type { AppPlugin } from '@guest/http-kit';
 import { writeApi } from '@guest/write-api';
 import { readApi } from '@guest/read-api';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { captureLog } from '../support/captured-log.ts';
 import { expectEnvelope, http } from '../support/http.ts';
 import { probeApp } from '../foundation/probe-app.ts';
 import { PASSWORD, parseRaw, rawRequest, relaxedLimits, signUp, uniqueEmail } from './support.ts';
@@ -26,14 +27,14 @@ async function failingQuery(app: FastifyInstance) {
 const failingQueryApp: AppPlugin = { name: 'failing-query', plugin: failingQuery };
 
 let t: TestApp;
-const log: string[] = [];
+const log = captureLog();
 let me: { email: string; token: string; accountId: string };
 
 beforeAll(async () => {
   t = await startTestApp({
     apps: [probeApp, failingQueryApp, writeApi, readApi],
     config: { ...relaxedLimits, LOG_LEVEL: 'info' },
-    logStream: { write: (line: string) => void log.push(line) },
+    logStream: log.stream,
   });
   me = await signUp(t);
   await t.sql.query('update accounts set email_confirmed_at = now() where id = $1', [me.accountId]);
@@ -244,11 +245,11 @@ describe("Node's HTTP parser errors get the envelope and X-Request-Id", () => {
 describe('the database error path never logs query parameters', () => {
   it('a secret sent into a failing query is in no log line; the failure itself is logged', async () => {
     const secret = `planted-secret-${Date.now()}`;
-    const before = log.length;
+    const before = log.lines.length;
     const res = await http(t.url, 'GET', `/v1/_probe/lookup?id=${secret}`);
     const e = expectEnvelope(res, 500, 'internal_error');
-    await new Promise((r) => setTimeout(r, 100));
-    const lines = log.slice(before).join('');
+    await log.requestDone(e.request_id);
+    const lines = log.lines.slice(before).join('');
     expect(lines).toContain(e.request_id);
     expect(lines).toContain('22P02'); // the logged error keeps its SQLSTATE
     expect(lines).not.toContain(secret);

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeApi } from '@guest/write-api';
 import { readApi } from '@guest/read-api';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { captureLog } from '../support/captured-log.ts';
+import { eventually } from '../support/eventually.ts';
 import { expectEnvelope, http, type HttpResult } from '../support/http.ts';
 import { probeApp } from '../foundation/probe-app.ts';
 import { loadConfig } from '@guest/config';
@@ -159,20 +161,22 @@ describe('Redis lost while the server runs, then back', () => {
     expectFast('redis lost: POST /v1/auth/captcha');
     expectFast('redis lost: GET /v1/_probe/lang');
     await redis.start();
-    const until = Date.now() + 10_000;
-    let status = 0;
-    while (Date.now() < until && status !== 200) {
-      status = (await http(t.url, 'POST', '/v1/auth/captcha')).status;
-      if (status !== 200) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(status, 'captcha works again once Redis is back, without a restart').toBe(200);
+    // Captcha works again once Redis is back, without a restart.
+    await eventually(
+      'POST /v1/auth/captcha to answer 200 again',
+      async () => (await http(t.url, 'POST', '/v1/auth/captcha')).status,
+      {
+        timeoutMs: 10_000,
+        until: (status) => status === 200,
+      },
+    );
   });
 });
 
 describe('Postgres lost while the server runs, then back', () => {
   let t: TestApp;
   let pgPort: Awaited<ReturnType<typeof startForwarder>>;
-  const log: string[] = [];
+  const log = captureLog();
   beforeAll(async () => {
     const target = new URL(loadConfig({ ...process.env, APP_ENV: 'test' }).DATABASE_URL);
     pgPort = await startForwarder({ host: target.hostname, port: Number(target.port || 5432) });
@@ -185,7 +189,7 @@ describe('Postgres lost while the server runs, then back', () => {
         u.port = String(pgPort.port);
         return u.toString();
       },
-      logStream: { write: (line: string) => void log.push(line) },
+      logStream: log.stream,
     });
   });
   afterAll(async () => {
@@ -214,11 +218,11 @@ describe('Postgres lost while the server runs, then back', () => {
     await pgPort.stop();
     const email = `planted-${Date.now()}@example.com`;
     const password = `planted-password-${Date.now()}`;
-    const before = log.length;
+    const before = log.lines.length;
     const res = await http(t.url, 'POST', '/v1/auth/login', { body: { email, password } });
     const e = expectUnavailable(res);
-    await new Promise((r) => setTimeout(r, 100));
-    const lines = log.slice(before).join('');
+    await log.requestDone(e.request_id);
+    const lines = log.lines.slice(before).join('');
     expect(lines).toContain(e.request_id);
     expect(lines).toMatch(/ECONNREFUSED/);
     expect(lines).not.toContain(email);

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { ensureDatabaseExists, runMigrations } from '@guest/db';
 import { privateOpenSearch, type PrivateOpenSearch } from '../../scripts/stack/index.ts';
+import { eventually } from './eventually.ts';
 
 /**
  * Postgres, Redis and OpenSearch servers of a test's own, for suites that stop, restart or
@@ -56,14 +57,6 @@ function listenAndClose(port: number): Promise<number> {
   });
 }
 
-async function waitFor(what: string, ok: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not come up within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const portOpen = (port: number) =>
   new Promise<boolean>((resolve) => {
     const s = net.connect(port, '127.0.0.1');
@@ -93,7 +86,10 @@ export async function privateRedis(port?: number): Promise<PrivateServer> {
     child = spawn('redis-server', ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',
     });
-    await waitFor(`redis-server on ${p}`, () => portOpen(p), 10_000);
+    await eventually(`redis-server to accept connections on ${p}`, () => portOpen(p), {
+      timeoutMs: 10_000,
+      intervalMs: 50,
+    });
   };
   const stop = async () => {
     const c = child;

@@ -7,6 +7,7 @@ import { createJobs, upgradeFromV10, type Jobs } from '@guest/jobs';
 import { MAIL_QUEUE, mailboxTransport, mailQueueSpec, startMailWorker, type MailboxMessage } from '@guest/mail';
 import { repoRoot } from '@guest/config';
 import { startTestRuntime, type TestRuntime } from '../support/test-app.ts';
+import { eventually } from '../support/eventually.ts';
 import { jobsCompleted } from '../support/jobs.ts';
 
 /** The schema version the installed pg-boss 12 creates (its generated manifest). */
@@ -252,14 +253,16 @@ describe('pg-boss 10 → 12: a schema moved aside while a start looks at it', ()
       await other.query(`alter schema ${schema} rename to ${schema}_v10`);
       const upgrade = upgradeFromV10({ connectionString: t.config.DATABASE_URL, schema });
       upgrade.catch(() => {});
-      for (let i = 0; ; i++) {
-        const { rows } = await t.sql.query(
-          `select 1 from pg_stat_activity where application_name = 'guest-jobs-upgrade' and wait_event_type = 'Lock'`,
-        );
-        if (rows.length) break;
-        if (i > 200) throw new Error('the start never reached the read of the version table');
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await eventually(
+        'the start to wait for the lock on the version table',
+        async () =>
+          (
+            await t.sql.query(
+              `select 1 from pg_stat_activity where application_name = 'guest-jobs-upgrade' and wait_event_type = 'Lock'`,
+            )
+          ).rows.length,
+        { intervalMs: 10 },
+      );
       await other.query('commit');
       await expect(upgrade).resolves.toBe('upgraded');
     } finally {

@@ -82,4 +82,14 @@ async function readApiPlugin(app: FastifyInstance): Promise<void> {
   for (const route of ROUTES) await app.register(route, opts);
 }
 
-export const readApi: AppPlugin = { name: 'read-api', plugin: readApiPlugin };
+export const readApi: AppPlugin = {
+  name: 'read-api',
+  plugin: readApiPlugin,
+  tags: [
+    { name: 'search', description: 'Listings search: feed, map, counts, price range, suggestions.' },
+    { name: 'events', description: 'The events listing: feed, calendar strip, upcoming, map, event pages.' },
+    { name: 'map', description: 'Map resources (style, tiles, fonts, sprites) through the API.' },
+    { name: 'reference', description: 'Reference data: places, categories, amenities, currencies, configuration.' },
+    { name: 'localization', description: 'Languages and interface texts.' },
+  ],
+};

@@ -29,6 +29,10 @@ describe('the AsyncAPI document of /v1/ws', () => {
     expect(document!.allOperations().filterByReceive().length).toBe(Object.keys(CLIENT_MESSAGES).length);
   });
 
+  it('holds no reference a client cannot open (design notes, sections of the specification)', () => {
+    expect(JSON.stringify(asyncApiDocument(config))).not.toMatch(/DESIGN|\bspec \d|\bG\d+[a-z]\b|\(rule \d|\bissue \d/);
+  });
+
   it('names the server from PUBLIC_BASE_URL, wss for https, never from a request', () => {
     const doc = asyncApiDocument(config) as { servers: { api: { host: string; protocol: string } } };
     expect(doc.servers.api).toMatchObject({ host: 'api.example.test', protocol: 'wss' });

@@ -128,7 +128,7 @@ export function asyncApiDocument(
             method: 'GET',
             query: jsonSchema(
               z.object({
-                access_token: z.string().optional().meta({ description: 'Apps: the access token (DESIGN G5c).' }),
+                access_token: z.string().optional().meta({ description: 'Apps: the access token of the guest API.' }),
                 ticket: z
                   .string()
                   .optional()

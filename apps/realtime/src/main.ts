@@ -7,7 +7,12 @@ const config = loadConfigOrExit();
 const runtime = createRuntime(config);
 let gateway;
 try {
-  gateway = await startGateway({ config, authenticate: socketAuthenticator(runtime), port: config.REALTIME_PORT });
+  gateway = await startGateway({
+    config,
+    authenticate: socketAuthenticator(runtime),
+    port: config.REALTIME_PORT,
+    clock: runtime.clock,
+  });
 } catch (err) {
   if (!(err instanceof TransportLoadError || err instanceof TransportListenError)) throw err;
   // No silent half-start: without its transport or its port the gateway serves nothing.

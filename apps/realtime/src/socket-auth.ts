@@ -1,6 +1,6 @@
 import type { Runtime } from '@guest/runtime';
 import { AuthError, authenticate, redeemWsTicket, sessionState } from '@guest/auth';
-import type { SocketAuthenticator, SocketRefusal } from './gateway.ts';
+import type { SocketAuthenticator, SocketRefusal } from './sockets.ts';
 
 const refuse = {
   unauthorized: (reason: string, message: string): SocketRefusal => ({
@@ -39,7 +39,9 @@ const TOKEN_MESSAGES: Record<string, string> = {
  * A ticket carries no expiry of its own: a socket opened with one lives an access token's lifetime
  * (`ACCESS_TOKEN_TTL_S`) from then, like a token issued at that moment.
  */
-export function socketAuthenticator(runtime: Pick<Runtime, 'config' | 'database' | 'redis'>): SocketAuthenticator {
+export function socketAuthenticator(
+  runtime: Pick<Runtime, 'config' | 'database' | 'redis' | 'clock'>,
+): SocketAuthenticator {
   return async (query) => {
     const ticket = query.get('ticket');
     const token = query.get('access_token');
@@ -57,7 +59,7 @@ export function socketAuthenticator(runtime: Pick<Runtime, 'config' | 'database'
       return {
         accountId: identity.accountId,
         sessionId: identity.sessionId,
-        expiresAt: new Date(Date.now() + runtime.config.ACCESS_TOKEN_TTL_S * 1000),
+        expiresAt: new Date(runtime.clock.now().getTime() + runtime.config.ACCESS_TOKEN_TTL_S * 1000),
       };
     }
     if (token) {

@@ -20,6 +20,7 @@ export async function runAll(config?: Config, opts: { onClose?: () => Promise<vo
         authenticate: socketAuthenticator(runtime),
         port: runtime.config.REALTIME_PORT,
         host: '127.0.0.1',
+        clock: runtime.clock,
       });
       addGauge(app.metrics, 'realtime_open_sockets', 'Sockets open on this gateway.', () => gateway.openSockets());
       const endUpgraded = forwardWebSocketUpgrades(app.server, { host: '127.0.0.1', port: gateway.port });

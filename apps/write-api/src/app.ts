@@ -143,4 +143,13 @@ async function writeApiPlugin(app: FastifyInstance): Promise<void> {
   for (const route of routes) await app.register(route, options);
 }
 
-export const writeApi: AppPlugin = { name: 'write-api', plugin: writeApiPlugin };
+export const writeApi: AppPlugin = {
+  name: 'write-api',
+  plugin: writeApiPlugin,
+  tags: [
+    { name: 'auth', description: 'Accounts, sign-in, tokens and sessions.' },
+    { name: 'me', description: 'The signed-in guest: profile, preferences, favorites, transactions, devices.' },
+    { name: 'media', description: 'Private files, fetched with a short-lived ticket.' },
+    { name: 'badges', description: 'Unread counters and marking things read.' },
+  ],
+};

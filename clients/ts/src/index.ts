@@ -3,3 +3,9 @@ export { memoryTokenStore, sessionMiddleware, type TokenPair, type TokenStore } 
 export { items, pages, PageError, type FetchPage, type Page } from './paging.ts';
 export { connectSocket, type GuestSocket, type SocketMessage, type SocketOptions } from './socket.ts';
 export type { components, operations, paths } from './generated/schema.ts';
+export {
+  SEARCH_FILTERS,
+  type SearchFilterSpec,
+  type SearchFilterType,
+  type SearchQuery,
+} from './generated/search-filters.ts';

@@ -5,8 +5,13 @@ import { indexBody, layoutHash } from './index-bodies.ts';
 export type IndexSet = Record<IndexKind, string>;
 
 let lastStamp = 0;
-/** Strictly increasing stamps, so two rebuilds in the same millisecond never collide. */
+/**
+ * Strictly increasing stamps, so two rebuilds in the same millisecond never collide. A stamp
+ * names an index and orders it among those every process made: the real time, never a test's
+ * clock, which may stand anywhere.
+ */
 function nextStamp(): number {
+  // eslint-disable-next-line no-restricted-syntax -- see above: an identifier, not a moment of the catalog
   lastStamp = Math.max(Date.now(), lastStamp + 1);
   return lastStamp;
 }

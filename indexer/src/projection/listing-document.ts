@@ -1,4 +1,13 @@
-import { basePriceMinor, type ListingDocument, type ListingKind, type Texts } from '@guest/catalog';
+import {
+  basePriceMinor,
+  LISTING_ATTRIBUTES,
+  LISTING_KINDS,
+  type ListingBlocks,
+  type ListingDocument,
+  type ListingKind,
+  type SharedDocument,
+  type Texts,
+} from '@guest/catalog';
 import {
   allTexts,
   documentVersion,
@@ -9,17 +18,30 @@ import {
   type ProjectionContext,
 } from './context.ts';
 
-/** A listing row with its child rows, as loaded from Postgres. */
-export interface ListingSource {
+/** A listing row with its child rows, as loaded from Postgres: the block of its kind, the others null. */
+export interface ListingSource extends ListingBlocks {
   listing: ListingRow;
   categoryIds: number[];
   amenityCodes: string[];
   blocked: Array<{ dateFrom: string; dateTo: string }>;
-  stay: ListingDocument['stay'];
-  experience: ListingDocument['experience'];
-  service: ListingDocument['service'];
-  transport: ListingDocument['transport'];
-  food: ListingDocument['food'];
+}
+
+const SHARED = Object.entries(LISTING_ATTRIBUTES).flatMap(([name, a]) =>
+  'shared' in a ? [{ name, kinds: a.kinds as readonly ListingKind[], list: 'list' in a }] : [],
+);
+
+/**
+ * The top-level fields the kinds having them share (`duration_min` of experiences and services):
+ * the value of the listing's own block, else empty.
+ */
+function sharedFields(src: ListingSource, kind: ListingKind): SharedDocument {
+  const block = src[kind] as Record<string, unknown> | null;
+  return Object.fromEntries(
+    SHARED.map(({ name, kinds, list }) => [
+      name,
+      kinds.includes(kind) && block ? (block[name] ?? null) : list ? [] : null,
+    ]),
+  ) as SharedDocument;
 }
 
 /** The external version of the listing's document (also used to delete it). */
@@ -66,17 +88,11 @@ export function projectListing(src: ListingSource, ctx: ProjectionContext): List
     category_ids: categories.map((c) => c.id),
     category_codes: categories.map((c) => c.code),
     amenities: src.amenityCodes,
-    diets: src.food?.diets ?? [],
     blocked: src.blocked.map((b) => ({ gte: b.dateFrom, lt: b.dateTo })),
     cover_photo: l.photos[0] ?? null,
     created_at: l.createdAt.toISOString(),
-    duration_min: src.experience?.duration_min ?? src.service?.duration_min ?? null,
-    same_day: src.experience?.same_day ?? src.service?.same_day ?? null,
-    stay: kind === 'stay' ? src.stay : null,
-    experience: kind === 'experience' ? src.experience : null,
-    service: kind === 'service' ? src.service : null,
-    transport: kind === 'transport' ? src.transport : null,
-    food: kind === 'food' ? src.food : null,
+    ...sharedFields(src, kind),
+    ...(Object.fromEntries(LISTING_KINDS.map((k) => [k, k === kind ? src[k] : null])) as ListingBlocks),
     suggest: allTexts(l.title as Texts),
   };
 }

@@ -1,6 +1,13 @@
 import { and, asc, desc, eq, gt, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { schema, type Db } from '@guest/db';
-import { BASE_CURRENCY } from '@guest/catalog';
+import {
+  BASE_CURRENCY,
+  blockAttributes,
+  LISTING_KINDS,
+  type BlockDocument,
+  type ListingBlocks,
+  type ListingKind,
+} from '@guest/catalog';
 import type { ProjectionContext } from '../projection/context.ts';
 import type { ListingSource } from '../projection/listing-document.ts';
 import type { EventSource } from '../projection/event-documents.ts';
@@ -50,6 +57,15 @@ export async function loadProjectionContext(db: Db): Promise<ProjectionContext> 
   };
 }
 
+/** A row of a kind's block table, by its drizzle property names. */
+type BlockRow = { listingId: number } & Record<string, unknown>;
+
+/** A kind's block as the document holds it, from its row: each attribute of the block from its column. */
+function blockOf<K extends ListingKind>(kind: K, row: BlockRow | undefined): BlockDocument<K> | null {
+  if (!row) return null;
+  return Object.fromEntries(blockAttributes(kind).map(([name, a]) => [name, row[a.column]])) as BlockDocument<K>;
+}
+
 /** Listings by id, or one keyset page (`afterId`, `limit`) for a full rebuild. */
 export async function loadListingSources(
   db: Db,
@@ -69,7 +85,8 @@ export async function loadListingSources(
     'ids' in sel
       ? anyOf(column, sel.ids)
       : and(gt(column, sel.afterId), lte(column, listings[listings.length - 1]!.id))!;
-  const [cats, ams, blocked, stay, exp, svc, tr, food] = await Promise.all([
+  const blockTables = LISTING_KINDS.map((kind) => schema.listingKindTables[kind]);
+  const [cats, ams, blocked, ...blocks] = await Promise.all([
     db.select().from(schema.listingCategories).where(ofPage(schema.listingCategories.listingId)),
     db
       .select({ listingId: schema.listingAmenities.listingId, code: schema.amenities.code })
@@ -77,24 +94,17 @@ export async function loadListingSources(
       .innerJoin(schema.amenities, eq(schema.amenities.id, schema.listingAmenities.amenityId))
       .where(ofPage(schema.listingAmenities.listingId)),
     db.select().from(schema.listingBlockedRanges).where(ofPage(schema.listingBlockedRanges.listingId)),
-    db.select().from(schema.listingStay).where(ofPage(schema.listingStay.listingId)),
-    db.select().from(schema.listingExperience).where(ofPage(schema.listingExperience.listingId)),
-    db.select().from(schema.listingService).where(ofPage(schema.listingService.listingId)),
-    db.select().from(schema.listingTransport).where(ofPage(schema.listingTransport.listingId)),
-    db.select().from(schema.listingFood).where(ofPage(schema.listingFood.listingId)),
+    ...blockTables.map((table) => db.select().from(table).where(ofPage(table.listingId)) as Promise<Array<BlockRow>>),
   ]);
   const group = <T extends { listingId: number }>(rows: T[]) => groupBy(rows, (r) => r.listingId);
   const one = <T extends { listingId: number }>(rows: T[]) => new Map(rows.map((r) => [r.listingId, r]));
   const catsBy = group(cats);
   const amsBy = group(ams);
   const blockedBy = group(blocked);
-  const [stayBy, expBy, svcBy, trBy, foodBy] = [one(stay), one(exp), one(svc), one(tr), one(food)];
+  const blocksBy = blocks.map((rows) => one(rows as BlockRow[]));
   return listings.map((listing) => {
-    const s = stayBy.get(listing.id);
-    const e = expBy.get(listing.id);
-    const v = svcBy.get(listing.id);
-    const t = trBy.get(listing.id);
-    const f = foodBy.get(listing.id);
+    const ofKind = <K extends ListingKind>(kind: K) =>
+      blockOf(kind, blocksBy[LISTING_KINDS.indexOf(kind)]!.get(listing.id));
     return {
       listing,
       categoryIds: (catsBy.get(listing.id) ?? []).map((c) => c.categoryId).sort((a, b) => a - b),
@@ -102,26 +112,7 @@ export async function loadListingSources(
       blocked: (blockedBy.get(listing.id) ?? [])
         .map((b) => ({ dateFrom: b.dateFrom, dateTo: b.dateTo }))
         .sort((a, b) => (a.dateFrom < b.dateFrom ? -1 : 1)),
-      stay: s
-        ? {
-            property_type: s.propertyType,
-            room_type: s.roomType,
-            bedrooms: s.bedrooms,
-            beds: s.beds,
-            bathrooms: s.bathrooms,
-            max_guests: s.maxGuests,
-            beach_distance_m: s.beachDistanceM,
-            pets_allowed: s.petsAllowed,
-            smoking_allowed: s.smokingAllowed,
-            children_allowed: s.childrenAllowed,
-            parties_allowed: s.partiesAllowed,
-            long_stay: s.longStay,
-          }
-        : null,
-      experience: e ? { duration_min: e.durationMin, group_size_max: e.groupSizeMax, same_day: e.sameDay } : null,
-      service: v ? { duration_min: v.durationMin, same_day: v.sameDay } : null,
-      transport: t ? { vehicle_kind: t.vehicleKind, transmission: t.transmission, seats: t.seats } : null,
-      food: f ? { format: f.format, diets: f.diets, alcohol: f.alcohol } : null,
+      ...(Object.fromEntries(LISTING_KINDS.map((kind) => [kind, ofKind(kind)])) as ListingBlocks),
     };
   });
 }

@@ -27,15 +27,16 @@ export class AuthError extends Error {
 }
 
 // One round trip: the session must be open and unexpired, the account not deleted, and the
-// active restrictions come along, so guards never need a second query.
+// active restrictions come along, so guards never need a second query. `$3` is now by the
+// process's clock, the one the tokens are signed and checked with.
 const SESSION_QUERY = `
 select a.status, a.email_confirmed_at is not null as email_confirmed,
-       s.last_used_at < now() - interval '60 seconds' as stale,
+       s.last_used_at < $3::timestamptz - interval '60 seconds' as stale,
        coalesce((select array_agg(distinct r.kind) from account_restrictions r
                   where r.account_id = a.id and r.lifted_at is null
-                    and (r.until is null or r.until > now())), '{}') as restrictions
+                    and (r.until is null or r.until > $3::timestamptz)), '{}') as restrictions
   from sessions s join accounts a on a.id = s.account_id
- where s.id = $1 and s.account_id = $2 and s.closed_at is null and s.expires_at > now()
+ where s.id = $1 and s.account_id = $2 and s.closed_at is null and s.expires_at > $3::timestamptz
    and a.status <> 'deleted'`;
 
 type SessionRow = { status: AccountStatus; email_confirmed: boolean; stale: boolean; restrictions: RestrictionKind[] };
@@ -68,7 +69,7 @@ export type SessionState = Omit<AuthContext, 'accountId' | 'sessionId' | 'expire
 
 /** The state of an open session of this account, or null when it is closed, expired or deleted. */
 export async function sessionState(
-  runtime: Pick<Runtime, 'database'>,
+  runtime: Pick<Runtime, 'database' | 'clock'>,
   accountId: string,
   sessionId: string,
   alongside?: AlongsideQuery,
@@ -77,7 +78,7 @@ export async function sessionState(
     const { rows } = await runtime.database.pool.query<SessionRow>({
       name: 'auth-session',
       text: SESSION_QUERY,
-      values: [sessionId, accountId],
+      values: [sessionId, accountId, runtime.clock.now()],
     });
     const row = rows[0];
     if (!row) return null;
@@ -93,7 +94,7 @@ export async function sessionState(
   const { rows } = await runtime.database.pool.query<Record<string, unknown>>({
     name: `auth-session+${alongside.name}`,
     text,
-    values: [sessionId, accountId],
+    values: [sessionId, accountId, runtime.clock.now()],
   });
   const row = rows[0];
   if (!row) return null;
@@ -116,14 +117,14 @@ export async function sessionState(
  * address, when known), at most once a minute.
  */
 export async function authenticate(
-  runtime: Pick<Runtime, 'config' | 'database'>,
+  runtime: Pick<Runtime, 'config' | 'database' | 'clock'>,
   token: string,
   seenFrom?: { ip?: string },
   opts: { allowLoginRestricted?: boolean; alongside?: AlongsideQuery } = {},
 ): Promise<AuthContext & { alongside?: Record<string, unknown> }> {
   let claims;
   try {
-    claims = await verifyAccessToken(runtime.config, token);
+    claims = await verifyAccessToken(runtime.config, token, runtime.clock.now());
   } catch (err) {
     throw new AuthError(err instanceof InvalidTokenError ? err.reason : 'invalid');
   }
@@ -137,9 +138,9 @@ export async function authenticate(
     // (a sessions list right after) sees it, but a failed update must not fail the call.
     await runtime.database.pool
       .query(
-        `update sessions set last_used_at = now(), ip = coalesce($2, ip)
-          where id = $1 and closed_at is null and last_used_at < now() - interval '60 seconds'`,
-        [claims.sessionId, seenFrom?.ip ?? null],
+        `update sessions set last_used_at = $3, ip = coalesce($2, ip)
+          where id = $1 and closed_at is null and last_used_at < $3::timestamptz - interval '60 seconds'`,
+        [claims.sessionId, seenFrom?.ip ?? null, runtime.clock.now()],
       )
       .catch(() => {});
   }

@@ -43,4 +43,3 @@ export {
 } from './captcha.ts';
 export { issueWsTicket, redeemWsTicket, type WsTicketIdentity } from './ws-ticket.ts';
 export { parseAllowlist, isAllowedToSignIn } from './allowlist.ts';
-export { createSocketAuthenticator, type SocketIdentity } from './socket.ts';

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidTokenError, signAccessToken, verifyAccessToken } from './tokens.ts';
 
 const config = {
@@ -19,35 +19,46 @@ async function reason(p: Promise<unknown>): Promise<string> {
   }
 }
 
-describe('access tokens checked once are remembered, never beyond what a fresh check accepts', () => {
-  afterEach(() => vi.useRealTimers());
+const at = (iso: string) => new Date(iso);
+const NOW = at('2026-11-23T12:00:00Z');
 
+describe('access tokens checked once are remembered, never beyond what a fresh check accepts', () => {
   it('a remembered token still expires on time', async () => {
-    vi.useFakeTimers({ now: new Date('2026-11-23T12:00:00Z'), toFake: ['Date'] });
-    const token = await signAccessToken(config, ids);
-    expect(await verifyAccessToken(config, token)).toMatchObject(ids);
-    vi.setSystemTime(new Date('2026-11-23T12:00:59Z'));
-    expect(await verifyAccessToken(config, token)).toMatchObject(ids);
-    vi.setSystemTime(new Date('2026-11-23T12:01:00Z'));
-    expect(await reason(verifyAccessToken(config, token))).toBe('expired');
+    const token = await signAccessToken(config, ids, NOW);
+    expect(await verifyAccessToken(config, token, NOW)).toMatchObject(ids);
+    expect(await verifyAccessToken(config, token, at('2026-11-23T12:00:59Z'))).toMatchObject(ids);
+    expect(await reason(verifyAccessToken(config, token, at('2026-11-23T12:01:00Z')))).toBe('expired');
+  });
+
+  it('a fresh check expires it at the same instant, by the clock it is given', async () => {
+    const token = await signAccessToken(config, ids, NOW);
+    expect(await reason(verifyAccessToken(config, token, at('2026-11-23T12:01:00Z')))).toBe('expired');
+    expect(await verifyAccessToken(config, token, at('2026-11-23T12:00:59Z'))).toMatchObject(ids);
+  });
+
+  it('refuses a token issued later than the allowed skew ahead of the clock', async () => {
+    const token = await signAccessToken(config, ids, at('2026-11-23T12:00:31Z'));
+    expect(await reason(verifyAccessToken(config, token, NOW))).toBe('invalid');
+    const skewed = await signAccessToken(config, ids, at('2026-11-23T12:00:30Z'));
+    expect(await verifyAccessToken(config, skewed, NOW)).toMatchObject(ids);
   });
 
   it('a token remembered under one secret or issuer is checked afresh under another', async () => {
-    const token = await signAccessToken(config, ids);
-    expect(await verifyAccessToken(config, token)).toMatchObject(ids);
-    expect(await reason(verifyAccessToken({ ...config, JWT_SECRET: 'another secret, rotated meanwhile' }, token))).toBe(
-      'invalid',
-    );
-    expect(await reason(verifyAccessToken({ ...config, TOKEN_ISSUER: 'host-api' }, token))).toBe('invalid');
-    expect(await reason(verifyAccessToken({ ...config, ACCESS_TOKEN_MAX_LIFETIME_S: 30 }, token))).toBe('invalid');
+    const token = await signAccessToken(config, ids, NOW);
+    expect(await verifyAccessToken(config, token, NOW)).toMatchObject(ids);
+    expect(
+      await reason(verifyAccessToken({ ...config, JWT_SECRET: 'another secret, rotated meanwhile' }, token, NOW)),
+    ).toBe('invalid');
+    expect(await reason(verifyAccessToken({ ...config, TOKEN_ISSUER: 'host-api' }, token, NOW))).toBe('invalid');
+    expect(await reason(verifyAccessToken({ ...config, ACCESS_TOKEN_MAX_LIFETIME_S: 30 }, token, NOW))).toBe('invalid');
   });
 
   it('a token differing from a remembered one in any character is checked afresh', async () => {
-    const token = await signAccessToken(config, ids);
-    await verifyAccessToken(config, token);
+    const token = await signAccessToken(config, ids, NOW);
+    await verifyAccessToken(config, token, NOW);
     // A character inside the signature (the last one may carry only padding bits).
     const i = token.length - 10;
     const changed = token.slice(0, i) + (token[i] === 'A' ? 'B' : 'A') + token.slice(i + 1);
-    expect(await reason(verifyAccessToken(config, changed))).toBe('invalid');
+    expect(await reason(verifyAccessToken(config, changed, NOW))).toBe('invalid');
   });
 });

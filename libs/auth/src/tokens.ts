@@ -39,7 +39,7 @@ function keyFor(config: TokenConfig): Uint8Array {
 export async function signAccessToken(
   config: TokenConfig,
   claims: { accountId: string; sessionId: string },
-  now: Date = new Date(),
+  now: Date,
 ): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
   return new SignJWT({ sid: claims.sessionId })
@@ -80,10 +80,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Checks signature (HS256 only: `none`, RS256 and every other algorithm are refused before any
- * key is used), issuer, the guest audience and expiry. Does NOT check that the session is still
- * open: `authenticate` does that.
+ * key is used), issuer, the guest audience and expiry at `now` (the clock the token was signed
+ * with). Does NOT check that the session is still open: `authenticate` does that.
  */
-export async function verifyAccessToken(config: TokenConfig, token: string): Promise<AccessClaims> {
+export async function verifyAccessToken(config: TokenConfig, token: string, now: Date): Promise<AccessClaims> {
   const known = verified.get(token);
   if (
     known &&
@@ -92,13 +92,13 @@ export async function verifyAccessToken(config: TokenConfig, token: string): Pro
     known.maxLifetimeS === config.ACCESS_TOKEN_MAX_LIFETIME_S
   ) {
     // jose's rule: expired once `exp` is not after now (no clock tolerance).
-    if (known.claims.expiresAt.getTime() / 1000 <= Math.floor(Date.now() / 1000)) {
+    if (known.claims.expiresAt.getTime() / 1000 <= Math.floor(now.getTime() / 1000)) {
       verified.delete(token);
       throw new InvalidTokenError('expired');
     }
     return known.claims;
   }
-  const claims = await verifyFresh(config, token);
+  const claims = await verifyFresh(config, token, now);
   if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
   verified.set(token, {
     claims,
@@ -109,9 +109,10 @@ export async function verifyAccessToken(config: TokenConfig, token: string): Pro
   return claims;
 }
 
-async function verifyFresh(config: TokenConfig, token: string): Promise<AccessClaims> {
+async function verifyFresh(config: TokenConfig, token: string, now: Date): Promise<AccessClaims> {
   try {
     const { payload } = await jwtVerify(token, keyFor(config), {
+      currentDate: now,
       algorithms: ['HS256'],
       issuer: config.TOKEN_ISSUER,
       audience: GUEST_AUDIENCE,
@@ -120,7 +121,7 @@ async function verifyFresh(config: TokenConfig, token: string): Promise<AccessCl
     // A token from the future, or one that claims to live longer than this server ever issues,
     // was made with a leaked key or by a broken issuer: refused even though the signature holds.
     const iat = payload.iat!;
-    if (iat > Date.now() / 1000 + config.TOKEN_CLOCK_SKEW_S) throw new InvalidTokenError('invalid');
+    if (iat > now.getTime() / 1000 + config.TOKEN_CLOCK_SKEW_S) throw new InvalidTokenError('invalid');
     if (payload.exp! - iat > config.ACCESS_TOKEN_MAX_LIFETIME_S) throw new InvalidTokenError('invalid');
     const sid = payload.sid;
     if (typeof payload.sub !== 'string' || !UUID.test(payload.sub) || typeof sid !== 'string' || !UUID.test(sid)) {

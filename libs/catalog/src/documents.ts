@@ -1,5 +1,6 @@
 import type { Texts } from './languages.ts';
-import type { ListingKind } from './records.ts';
+import type { BlockDocument, SharedDocument } from './listing-attributes.ts';
+import type { ListingKind } from './vocabulary.ts';
 
 /**
  * The documents of the three indices, as the read API finds them in `_source`. Original texts
@@ -22,7 +23,10 @@ export interface PlaceRef {
   name: Texts;
 }
 
-export interface ListingDocument {
+/** The kinds' blocks of a listing document: its own kind's filled, the others null (listing-attributes.ts). */
+export type ListingBlocks = { [K in ListingKind]: BlockDocument<K> | null };
+
+export interface ListingDocument extends ListingBlocks, SharedDocument {
   id: number;
   external_id: string;
   kind: ListingKind;
@@ -55,7 +59,6 @@ export interface ListingDocument {
   category_ids: number[];
   category_codes: string[];
   amenities: string[];
-  diets: string[];
   /** Not bookable: `gte` inclusive, `lt` exclusive (a `date_range`); available = no overlap. */
   blocked: Array<{ gte: string; lt: string }>;
   /**
@@ -65,27 +68,6 @@ export interface ListingDocument {
    */
   cover_photo: { thumb: string; medium: string; large: string | null } | null;
   created_at: string;
-  /** Experience and service both have a duration and a same-day flag: one field for filters. */
-  duration_min: number | null;
-  same_day: boolean | null;
-  stay: {
-    property_type: string;
-    room_type: string;
-    bedrooms: number;
-    beds: number;
-    bathrooms: number;
-    max_guests: number;
-    beach_distance_m: number | null;
-    pets_allowed: boolean;
-    smoking_allowed: boolean;
-    children_allowed: boolean;
-    parties_allowed: boolean;
-    long_stay: boolean;
-  } | null;
-  experience: { duration_min: number; group_size_max: number; same_day: boolean } | null;
-  service: { duration_min: number; same_day: boolean } | null;
-  transport: { vehicle_kind: string; transmission: string; seats: number } | null;
-  food: { format: string; diets: string[]; alcohol: boolean } | null;
   /** Titles in every language, for search-as-you-type suggestions. */
   suggest: string[];
 }

@@ -1,5 +1,7 @@
 // What the indexer writes and the read API reads: record schemas, index names, documents, FX.
 export * from './languages.ts';
+export * from './vocabulary.ts';
+export * from './listing-attributes.ts';
 export * from './records.ts';
 export * from './index-names.ts';
 export * from './documents.ts';

@@ -1,4 +1,4 @@
-import { LISTING_KINDS, type ListingKind } from './records.ts';
+import { LISTING_KINDS, type ListingKind } from './vocabulary.ts';
 
 /**
  * Photo sizes of the spec (section 1, "Photo sizes"): `thumb` 480, `medium` 1600, `large` 2560

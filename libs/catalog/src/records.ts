@@ -1,5 +1,18 @@
 import { z } from 'zod';
 import { CONTENT_LANGUAGES } from './languages.ts';
+import { attributeRecordValue, blockRecordSchema } from './listing-attributes.ts';
+import {
+  CATEGORY_KINDS,
+  EVENT_AUDIENCES,
+  EVENT_CROWDS,
+  EVENT_ENTRIES,
+  EVENT_LANGS,
+  LISTING_KINDS,
+  LOCATION_MODES,
+  PLACE_LEVELS,
+  RECORD_STATUSES,
+  WEEKDAYS,
+} from './vocabulary.ts';
 
 /**
  * The catalog interchange format (NDJSON, one record a line; see indexer/README.md and
@@ -59,7 +72,6 @@ export const fxRateRecord = z.strictObject({
   rates: z.record(currencyCode, z.number().positive()),
 });
 
-export const PLACE_LEVELS = ['country', 'region', 'district', 'area'] as const;
 export const placeRecord = z.strictObject({
   type: z.literal('place'),
   external_id: externalId,
@@ -72,15 +84,6 @@ export const placeRecord = z.strictObject({
   center: z.strictObject({ lat, lon }).optional(),
   popular: z.boolean().optional(),
 });
-
-export const LISTING_KINDS = ['stay', 'experience', 'service', 'transport', 'food'] as const;
-export type ListingKind = (typeof LISTING_KINDS)[number];
-
-/** Kinds a category belongs to: every listing kind but stays (they have property types), and events. */
-export const CATEGORY_KINDS = ['experience', 'service', 'transport', 'food', 'event'] as const satisfies ReadonlyArray<
-  Exclude<ListingKind, 'stay'> | 'event'
->;
-export type CategoryKind = (typeof CATEGORY_KINDS)[number];
 
 export const categoryRecord = z.strictObject({
   type: z.literal('category'),
@@ -97,33 +100,6 @@ export const amenityRecord = z.strictObject({
   name: requiredTexts,
 });
 
-const stayBlock = z.strictObject({
-  property_type: code,
-  room_type: code,
-  bedrooms: z.number().int().min(0).max(100),
-  beds: z.number().int().min(0).max(200),
-  bathrooms: z.number().int().min(0).max(100),
-  max_guests: z.number().int().min(1).max(500),
-  beach_distance_m: z.number().int().min(0).nullable().optional(),
-  pets_allowed: z.boolean(),
-  smoking_allowed: z.boolean(),
-  children_allowed: z.boolean(),
-  parties_allowed: z.boolean(),
-  long_stay: z.boolean(),
-});
-const experienceBlock = z.strictObject({
-  duration_min: z.number().int().min(1),
-  group_size_max: z.number().int().min(1),
-  same_day: z.boolean(),
-});
-const serviceBlock = z.strictObject({ duration_min: z.number().int().min(1), same_day: z.boolean() });
-const transportBlock = z.strictObject({
-  vehicle_kind: code,
-  transmission: z.enum(['automatic', 'manual']),
-  seats: z.number().int().min(1).max(100),
-});
-const foodBlock = z.strictObject({ format: code, diets: z.array(code), alcohol: z.boolean() });
-
 const blockedRange = z
   .strictObject({ from: isoDate, to: isoDate })
   .refine((r) => r.from < r.to, '`to` must be after `from` (to is exclusive)');
@@ -133,7 +109,7 @@ export const listingRecord = z
     type: z.literal('listing'),
     external_id: externalId,
     kind: z.enum(LISTING_KINDS),
-    status: z.enum(['draft', 'published', 'archived']),
+    status: z.enum(RECORD_STATUSES),
     title: requiredTexts,
     description: textsSchema.default({}),
     original_lang: lang,
@@ -141,30 +117,35 @@ export const listingRecord = z
     location: z.strictObject({
       lat: lat.nullable().optional(),
       lon: lon.nullable().optional(),
-      mode: z.enum(['exact', 'approximate', 'city_only']),
+      mode: z.enum(LOCATION_MODES),
     }),
     price: z.strictObject({
       amount_minor: z.number().int().min(0),
       currency: currencyCode,
-      unit: z.enum(['night', 'month', 'person', 'hour', 'day', 'trip', 'item']),
+      unit: attributeRecordValue('price_unit'),
     }),
-    rating: z.strictObject({ avg: z.number().min(0).max(5).nullable(), count: z.number().int().min(0) }).optional(),
+    rating: z
+      .strictObject({
+        avg: attributeRecordValue('rating_avg').unwrap(),
+        count: attributeRecordValue('rating_count'),
+      })
+      .optional(),
     photos: z
       .array(
         z.strictObject({ thumb: z.string().min(1), medium: z.string().min(1), large: z.string().min(1).nullable() }),
       )
       .default([]),
-    instant_book: z.boolean().default(false),
-    languages: z.array(lang).default([]),
+    instant_book: attributeRecordValue('instant_book').default(false),
+    languages: attributeRecordValue('languages').default([]),
     categories: z.array(code).default([]),
-    amenities: z.array(code).default([]),
+    amenities: attributeRecordValue('amenities').default([]),
     blocked: z.array(blockedRange).default([]),
     created_at: instant,
-    stay: stayBlock.optional(),
-    experience: experienceBlock.optional(),
-    service: serviceBlock.optional(),
-    transport: transportBlock.optional(),
-    food: foodBlock.optional(),
+    stay: blockRecordSchema('stay').optional(),
+    experience: blockRecordSchema('experience').optional(),
+    service: blockRecordSchema('service').optional(),
+    transport: blockRecordSchema('transport').optional(),
+    food: blockRecordSchema('food').optional(),
   })
   .superRefine((l, ctx) => {
     const blocks = LISTING_KINDS.filter((k) => l[k] !== undefined);
@@ -189,9 +170,6 @@ export const listingRecord = z
     }
   });
 
-export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
-
 const onceSlot = z.strictObject({ date: isoDate, start: hhmm, end: hhmm });
 const weeklySlot = z.strictObject({
   weekly: z
@@ -210,7 +188,7 @@ export const eventRecord = z.strictObject({
   type: z.literal('event'),
   external_id: externalId,
   slug,
-  status: z.enum(['draft', 'published', 'archived']),
+  status: z.enum(RECORD_STATUSES),
   title: requiredTexts,
   description: textsSchema.default({}),
   original_lang: lang,
@@ -218,11 +196,11 @@ export const eventRecord = z.strictObject({
   place: externalId,
   venue: z.strictObject({ name: requiredTexts, lat, lon }),
   timezone,
-  entry: z.enum(['free', 'paid']),
+  entry: z.enum(EVENT_ENTRIES),
   price: z.strictObject({ amount_minor: z.number().int().min(0), currency: currencyCode }),
-  audience: z.enum(['family', 'adults']),
-  crowd: z.enum(['intimate', 'small', 'medium', 'large']),
-  event_lang: z.enum(['ru', 'en', 'th', 'zh-Hans', 'multi']),
+  audience: z.enum(EVENT_AUDIENCES),
+  crowd: z.enum(EVENT_CROWDS),
+  event_lang: z.enum(EVENT_LANGS),
   schedule: z.array(z.union([onceSlot, weeklySlot])).min(1),
 });
 

@@ -96,11 +96,12 @@ export function healthChecks(runtime: Runtime): Record<'database' | 'cache' | 's
  */
 export function registerHealth(app: FastifyInstance, runtime: Runtime, version: string): void {
   const checks = healthChecks(runtime);
-  const startedAt = Date.now();
+  const startedAt = performance.now();
   app.withTypeProvider<ZodTypeProvider>().get(
     '/health',
     {
       schema: {
+        operationId: 'getHealth',
         tags: ['monitoring'],
         summary: 'Service health with a real check of each dependency',
         description:
@@ -109,6 +110,7 @@ export function registerHealth(app: FastifyInstance, runtime: Runtime, version: 
         response: { 200: HealthResponse, 503: HealthResponse },
       },
       config: {
+        errors: [],
         rateLimitExempt: true,
         example: {
           response: {
@@ -145,7 +147,7 @@ export function registerHealth(app: FastifyInstance, runtime: Runtime, version: 
         status,
         version,
         environment: runtime.config.APP_ENV,
-        uptime_s: Math.floor((Date.now() - startedAt) / 1000),
+        uptime_s: Math.floor((performance.now() - startedAt) / 1000),
         checks: byName,
         indexer,
       });
@@ -180,12 +182,13 @@ export function registerOperatorEndpoints(app: FastifyInstance, runtime: Runtime
     '/livez',
     {
       schema: {
+        operationId: 'getLiveness',
         tags: ['monitoring'],
         summary: 'The process answers (no dependency is checked)',
         description: 'Liveness probe: 200 while the process can answer at all; restart it when this fails.',
         response: { 200: z.object({ status: z.literal('ok') }).meta({ id: 'LiveResponse' }) },
       },
-      config: { rateLimitExempt: true, example: { response: { status: 'ok' } } },
+      config: { errors: [], rateLimitExempt: true, example: { response: { status: 'ok' } } },
     },
     async (_req, reply) => {
       reply.header('cache-control', 'no-store');
@@ -196,6 +199,7 @@ export function registerOperatorEndpoints(app: FastifyInstance, runtime: Runtime
     '/readyz',
     {
       schema: {
+        operationId: 'getReadiness',
         tags: ['monitoring'],
         summary: 'Ready to serve: every dependency answers and the database has every migration',
         description:
@@ -204,6 +208,7 @@ export function registerOperatorEndpoints(app: FastifyInstance, runtime: Runtime
         response: { 200: ReadyResponse, 503: ReadyResponse },
       },
       config: {
+        errors: [],
         rateLimitExempt: true,
         example: {
           response: {

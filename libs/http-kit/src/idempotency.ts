@@ -135,7 +135,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, ttlHours: numb
     // that moves from Wi-Fi to LTE still gets its replay, and the same key with another request is
     // told apart (409) rather than taken for a second request.
     const scope = req.actorId ? `actor:${req.actorId}` : 'anon';
-    const now = new Date();
+    const now = app.runtime.clock.now();
     const expiresAt = new Date(now.getTime() + ttlHours * 3_600_000);
 
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -148,6 +148,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, ttlHours: numb
           path: req.url.split('?')[0] ?? req.url,
           requestHash: hash,
           state: 'in_flight',
+          createdAt: now,
           expiresAt,
         })
         .onConflictDoNothing()
@@ -171,7 +172,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, ttlHours: numb
             and(
               eq(idempotencyKeys.scope, scope),
               eq(idempotencyKeys.key, header),
-              sql`(${idempotencyKeys.expiresAt} <= now() or (${idempotencyKeys.state} = 'in_flight' and ${idempotencyKeys.createdAt} < now() - make_interval(secs => ${ABANDONED_AFTER_MS / 1000})))`,
+              sql`(${idempotencyKeys.expiresAt} <= ${now} or (${idempotencyKeys.state} = 'in_flight' and ${idempotencyKeys.createdAt} < ${new Date(now.getTime() - ABANDONED_AFTER_MS)}))`,
             ),
           );
         continue;

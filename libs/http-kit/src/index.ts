@@ -18,19 +18,10 @@ export { INTERFACE_VERSION } from './openapi.ts';
 export { GUARD_FACTS, type GuardFacts } from './openapi/finish.ts';
 export { createServer, type AppPlugin, type ServerOptions } from './server.ts';
 export { installGracefulShutdown } from './shutdown.ts';
-export {
-  errorResponses,
-  describeCodes,
-  limitParam,
-  cursorParam,
-  langParam,
-  queryBool,
-  MessageResponse,
-  pageOf,
-} from './schemas.ts';
+export { limitParam, cursorParam, langParam, queryBool, MessageResponse, pageOf } from './schemas.ts';
 export { runHttpServer, packageVersion } from './start.ts';
 export { publicBaseUrl } from './public-url.ts';
 export { addressGroup } from './address.ts';
 export { securityHeaders, metricsAccess, carriesMetricsToken } from './security-headers.ts';
 export { addGauge } from './metrics.ts';
-export type { OperationExample } from './openapi/example.ts';
+export type { OpenApiTag, OperationExample } from './openapi/example.ts';

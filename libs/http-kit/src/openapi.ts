@@ -4,7 +4,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import { z } from 'zod';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { finishDocument, GUARD_FACTS, ROUTE_FACTS, type GuardFacts } from './openapi/finish.ts';
-import type { OperationExample } from './openapi/example.ts';
+import type { OpenApiTag, OperationExample } from './openapi/example.ts';
+import type { ErrorCode } from './errors/codes.ts';
 
 type Transform = typeof jsonSchemaTransform;
 
@@ -23,9 +24,13 @@ const transform: Transform = (input) => {
     idempotent?: boolean;
     rateLimitExempt?: boolean;
     example?: OperationExample;
+    errors?: ErrorCode[];
+    conditional?: true;
   };
   if (config.idempotent) out.schema[ROUTE_FACTS.idempotent] = true;
   if (config.example) out.schema[ROUTE_FACTS.example] = config.example;
+  if (config.errors) out.schema[ROUTE_FACTS.errors] = config.errors;
+  if (config.conditional) out.schema[ROUTE_FACTS.conditional] = true;
   if (!config.rateLimitExempt) out.schema[ROUTE_FACTS.rateLimited] = true;
   const hooks = [input.route?.onRequest ?? []].flat() as Array<{ [GUARD_FACTS]?: GuardFacts }>;
   if (hooks.some((h) => h[GUARD_FACTS]?.restrictable)) out.schema[ROUTE_FACTS.restrictable] = true;
@@ -48,7 +53,11 @@ const transform: Transform = (input) => {
 /** Interface version label (spec section 9): changes with every published interface revision. */
 export const INTERFACE_VERSION = '26.11.21';
 
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+/** The tags of the server's own routes (health, readiness); each app declares its own. */
+const SERVER_TAGS: OpenApiTag[] = [{ name: 'monitoring', description: 'Health of the service.' }];
+
+export async function registerOpenApi(app: FastifyInstance, appTags: OpenApiTag[] = []): Promise<void> {
+  const tags = [...appTags, ...SERVER_TAGS];
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -71,6 +80,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       finishDocument(jsonSchemaTransformObject(input) as Record<string, any>, {
         // Relative: the document describes the server it was fetched from, whatever its host name.
         servers: [{ url: '/', description: 'The server that serves this document' }],
+        tags,
       }) as ReturnType<typeof jsonSchemaTransformObject>,
   });
   await app.register(swaggerUi, {

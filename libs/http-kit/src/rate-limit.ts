@@ -109,7 +109,8 @@ export class RateLimiter {
    */
   async hitBatched(bucket: string, id: string, limit: number, windowS: number): Promise<RateLimitResult> {
     const key = `rl:${bucket}:${id}`;
-    const now = Date.now();
+    // The window lives in Redis (its TTL): elapsed time on a monotonic clock, not the injected one.
+    const now = performance.now();
     const w = this.windows.get(key);
     if (!w || now >= w.resetAt || w.windowS !== windowS) {
       const [count, ttl] = (await this.redis.eval(HIT, 1, key, String(windowS * 1000), '1')) as [number, number];
@@ -164,7 +165,7 @@ export class RateLimiter {
     this.syncing = (async () => {
       try {
         const results = (await pipeline.exec()) ?? [];
-        const now = Date.now();
+        const now = performance.now();
         batch.forEach(([key, w, n], i) => {
           const [err, value] = results[i] ?? [new Error('no answer'), null];
           if (err || !Array.isArray(value)) {

@@ -1,16 +1,4 @@
 import { z } from 'zod';
-import { ERROR_CODES } from './errors/codes.ts';
-import { ErrorEnvelope } from './errors/envelope.ts';
-
-/** OpenAPI error responses of a route: `errorResponses(400, 401, 404)`. */
-export function errorResponses<S extends number>(...statuses: S[]): Record<S, typeof ErrorEnvelope> {
-  return Object.fromEntries(statuses.map((s) => [s, ErrorEnvelope])) as Record<S, typeof ErrorEnvelope>;
-}
-
-/** Codes a route can answer with, for the OpenAPI description. */
-export function describeCodes(...codes: Array<keyof typeof ERROR_CODES>): string {
-  return codes.map((c) => `\`${c}\` (${ERROR_CODES[c]})`).join(', ');
-}
 
 /** `limit` with the bounds the caller gives (spec 1–100 for transactions; DESIGN G8c for search). */
 export function limitParam(def: number, max: number) {

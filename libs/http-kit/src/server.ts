@@ -24,6 +24,7 @@ import { registerIdempotency } from './idempotency.ts';
 import { registerJsonBody } from './json-body.ts';
 import { registerHealth, registerOperatorEndpoints } from './health.ts';
 import { registerOpenApi } from './openapi.ts';
+import type { OpenApiTag } from './openapi/example.ts';
 import { trackRoutes } from './method-not-allowed.ts';
 import { loggerOptions, writeAccessLine } from './log.ts';
 import { clientErrorHandler } from './client-error.ts';
@@ -69,6 +70,8 @@ export interface AppPlugin {
    * says so by returning true.
    */
   notFound?(req: FastifyRequest, reply: FastifyReply): Promise<boolean>;
+  /** The OpenAPI tags its routes name, with what each groups. */
+  tags?: OpenApiTag[];
 }
 
 export interface ServerOptions {
@@ -241,7 +244,10 @@ export async function createServer(opts: ServerOptions): Promise<FastifyInstance
     return reply.code(appError.status).headers(appError.headers).send(envelope(appError, req.id));
   });
 
-  await registerOpenApi(app);
+  await registerOpenApi(
+    app,
+    opts.apps.flatMap((a) => a.tags ?? []),
+  );
   registerHealth(app, runtime, opts.version ?? '0.0.0');
   registerOperatorEndpoints(app, runtime, app.metrics);
   for (const a of opts.apps) await app.register(a.plugin, { ...a.options });

@@ -24,6 +24,7 @@ const callerDb = new AsyncLocalStorage<Db>();
  * while a caller's transaction is current, and would otherwise keep it as its context.
  */
 const backgroundClock: Clock = {
+  // eslint-disable-next-line no-restricted-syntax -- pg-boss's own cache timers, as its default clock
   now: () => Date.now(),
   setTimeout: (fn, ms) => callerDb.exit(() => setTimeout(fn, ms)).unref(),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),

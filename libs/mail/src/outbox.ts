@@ -60,7 +60,7 @@ export async function deliverOutboxMail(
   }
   await db
     .update(mailOutbox)
-    .set({ sentAt: new Date(), attempts: sql`${mailOutbox.attempts} + 1`, lastError: null })
+    .set({ sentAt: sql`now()`, attempts: sql`${mailOutbox.attempts} + 1`, lastError: null })
     .where(eq(mailOutbox.id, outboxId));
   return 'sent';
 }

@@ -25,7 +25,7 @@ export async function publishToAccount(
   accountId: string,
   type: string,
   data: unknown,
-  now: Date = new Date(),
+  now: Date,
 ): Promise<number> {
   const message: SocketMessage = { type, data, ts: now.toISOString() };
   return redis.publish(accountChannel(prefix, accountId), JSON.stringify(message));

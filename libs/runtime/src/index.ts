@@ -5,7 +5,7 @@ import { createSearchEngine, withCallTiming, type EngineCallObserver, type Searc
 import { createLocalStorage, type FileStorage } from '@guest/storage';
 import { systemClock, type Clock } from './clock.ts';
 
-export { systemClock, fixedClock, type Clock } from './clock.ts';
+export { systemClock, fixedClock, type Clock, type ManualClock } from './clock.ts';
 
 /**
  * Redis for the request path (DESIGN.md section 6: a dependency that is down is a fast 503 or,

@@ -1,4 +1,4 @@
-import type { SearchEngine } from './index.ts';
+import type { SearchEngine } from './types.ts';
 
 /** One finished engine call: the wrapper's operation name (`search`, `bulk`…), seconds, outcome. */
 export type EngineCallObserver = (operation: string, seconds: number, outcome: 'ok' | 'error') => void;

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { repoRoot } from '@guest/config';
+import { eventually } from '../../support/eventually.ts';
 
 /** Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it when missing). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -89,12 +90,11 @@ export function watchApi(page: Page) {
   return {
     answered,
     async settled(quietMs = 600, timeoutMs = 20_000): Promise<void> {
-      const until = Date.now() + timeoutMs;
-      while (Date.now() < until) {
-        if (inFlight.size === 0 && Date.now() - lastChange >= quietMs) return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`the page kept asking the API for ${timeoutMs} ms: ${[...inFlight].join(', ')}`);
+      await eventually(
+        `the page to stop asking the API (none in flight for ${quietMs} ms)`,
+        () => ({ inFlight: [...inFlight], quietMs: Date.now() - lastChange }),
+        { timeoutMs, until: (s) => s.inFlight.length === 0 && s.quietMs >= quietMs },
+      );
     },
     /** The last answered request to this path (e.g. `/v1/search/listings`), without a cursor unless asked. */
     last(pathname: string, opts: { withCursor?: boolean } = {}): URL {

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSocketAuthenticator } from '@guest/auth';
+import { socketAuthenticator } from '@guest/realtime/socket-auth';
 import type { TestApp } from '../../support/test-app.ts';
 import { http } from '../../support/http.ts';
 import { eventually } from '../../support/eventually.ts';
@@ -16,7 +16,12 @@ const q = (params: Record<string, string>) => new URLSearchParams(params);
 
 describe('socket sign-in for the realtime gateway (G5c)', () => {
   it('accepts the access token or a ticket once, for an open session with a confirmed email', async () => {
-    const authenticate = createSocketAuthenticator(t.runtime);
+    const socketAuth = socketAuthenticator(t.runtime);
+    // Who the socket would be opened for; null when it is refused.
+    const authenticate = async (query: URLSearchParams) => {
+      const r = await socketAuth(query);
+      return 'code' in r ? null : { accountId: r.accountId, sessionId: r.sessionId };
+    };
     const u = await register(t);
     const identity = { accountId: u.accountId, sessionId: u.tokens.session_id };
     // Unconfirmed email: refused (the socket rechecks confirmation).

@@ -29,6 +29,7 @@ afterAll(async () => {
 });
 
 const deps = () => ({
+  clock: t.runtime.clock,
   database: t.runtime.database,
   redis: t.runtime.redis,
   config: t.config,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { writeApi } from '@guest/write-api';
 import type { MailboxMessage } from '@guest/mail';
+import type { Clock } from '@guest/runtime';
 import { startTestApp, type TestApp, type TestAppOptions } from '../../support/test-app.ts';
 import { http } from '../../support/http.ts';
 import { eventually } from '../../support/eventually.ts';
@@ -20,8 +21,8 @@ export const relaxedLimits = {
   CAPTCHA_AFTER_RESET_REQUESTS_PER_ADDRESS: 1000,
 };
 
-export function startAuthApp(config: TestAppOptions['config'] = {}): Promise<TestApp> {
-  return startTestApp({ apps: [writeApi], config: { ...relaxedLimits, ...config } });
+export function startAuthApp(config: TestAppOptions['config'] = {}, clock?: Clock): Promise<TestApp> {
+  return startTestApp({ apps: [writeApi], config: { ...relaxedLimits, ...config }, ...(clock ? { clock } : {}) });
 }
 
 export function uniqueEmail(tag = 'guest'): string {

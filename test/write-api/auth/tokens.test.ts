@@ -119,7 +119,7 @@ describe('access tokens (DESIGN G5b)', () => {
     const old = await signAccessToken(
       t.config,
       { accountId: u.accountId, sessionId: u.tokens.session_id },
-      new Date(Date.now() - 16 * 60_000),
+      new Date(t.runtime.clock.now().getTime() - 16 * 60_000),
     );
     expect(expectEnvelope(await me(old), 401, 'unauthorized').details.reason).toBe('expired');
   });
@@ -179,10 +179,10 @@ describe('access tokens (DESIGN G5b)', () => {
 
   it('verifyAccessToken checks the key, audience and expiry for other processes', async () => {
     const u = await register(t);
-    const claims = await verifyAccessToken(t.config, u.tokens.access_token);
+    const claims = await verifyAccessToken(t.config, u.tokens.access_token, t.runtime.clock.now());
     expect(claims).toMatchObject({ accountId: u.accountId, sessionId: u.tokens.session_id });
     await expect(
-      verifyAccessToken({ ...t.config, JWT_SECRET: HOST_API_SECRET }, u.tokens.access_token),
+      verifyAccessToken({ ...t.config, JWT_SECRET: HOST_API_SECRET }, u.tokens.access_token, t.runtime.clock.now()),
     ).rejects.toBeInstanceOf(InvalidTokenError);
   });
 });

@@ -89,7 +89,7 @@ describe('account deletion erases the profile', () => {
 
   it('keeps the payments the law requires: transactions survive delete-confirm, tied only to the erased account', async () => {
     const g = await signedIn(t);
-    const ids = await seedDemoTransactions(t.runtime.database.db, g.accountId);
+    const ids = await seedDemoTransactions(t.runtime.database.db, g.accountId, t.runtime.clock.now());
     const listed = await http(t.url, 'GET', '/v1/me/transactions', { token: g.token });
     expect(listed.status).toBe(200);
     expect(listed.body.items.map((i: { id: string }) => i.id).sort()).toEqual([...ids].sort());

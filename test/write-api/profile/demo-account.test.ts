@@ -12,10 +12,13 @@ afterAll(async () => t?.close());
 
 describe('the demo account npm run dev prepares', () => {
   it('signs in with the documented password and has its demo transactions; a second run changes nothing', async () => {
-    const first = await ensureDemoAccount(t.runtime.database.db, t.config);
+    const first = await ensureDemoAccount(t.runtime.database.db, t.config, t.runtime.clock.now());
     expect(first.created).toBe(true);
     expect(first.transactions).toBeGreaterThan(0);
-    expect(await ensureDemoAccount(t.runtime.database.db, t.config)).toEqual({ created: false, transactions: 0 });
+    expect(await ensureDemoAccount(t.runtime.database.db, t.config, t.runtime.clock.now())).toEqual({
+      created: false,
+      transactions: 0,
+    });
 
     const login = await http(t.url, 'POST', '/v1/auth/login', {
       body: { email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password },

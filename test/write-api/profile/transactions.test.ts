@@ -29,7 +29,7 @@ async function insertTx(g: Guest, id: string, kind: string, state: string, amoun
 describe('GET /v1/me/transactions', () => {
   it("lists the demo operations newest first, amounts in minor units, times in the place's zone", async () => {
     const g = await signedIn(t);
-    const ids = await seedDemoTransactions(t.runtime.database.db, g.accountId);
+    const ids = await seedDemoTransactions(t.runtime.database.db, g.accountId, t.runtime.clock.now());
     const res = await list(g);
     expect(res.status).toBe(200);
     expect(res.body.items.map((i: any) => i.id).sort()).toEqual([...ids].sort());
@@ -141,7 +141,7 @@ describe('GET /v1/me/transactions/{tx_id}', () => {
   it("returns one of the caller's operations, and 404 for another person's or an unknown id", async () => {
     const g = await signedIn(t);
     const other = await signedIn(t);
-    const [id] = await seedDemoTransactions(t.runtime.database.db, g.accountId);
+    const [id] = await seedDemoTransactions(t.runtime.database.db, g.accountId, t.runtime.clock.now());
     const mine = await http(t.url, 'GET', `/v1/me/transactions/${id}`, { token: g.token });
     expect(mine.status).toBe(200);
     expect(mine.body.id).toBe(id);

@@ -1,22 +1,22 @@
 import { z } from 'zod';
 import type { Config } from '@guest/config';
 import { cursorParam, langParam, limitParam, queryBool } from '@guest/http-kit';
+import { EVENT_AUDIENCES, EVENT_CROWDS, EVENT_ENTRIES, EVENT_LANGS } from '@guest/catalog';
 import { CLUSTER_MAX_ZOOM } from '../geo/clusters.ts';
-import { wordyOrAbsent } from '../query-text.ts';
-import type { BBox } from '../geo/filters.ts';
+import { bbox, code, geoRules, isoDate, list, near, radiusM, searchText, zoom } from '../query-grammar.ts';
 
 /**
  * The shared event filter parameters (spec 4.8), ONE schema reused by the calendar, upcoming,
- * the by-day feed and the events map. Cross-field rules (day vs. a range, day_from after day_to,
- * radius_m without near) are checked by `resolveEventWindow` / `resolveGeo`, so that each route can
- * extend this object with its own parameters.
+ * the by-day feed and the events map. Values are written as the read API's grammar says
+ * (`query-grammar.ts`, the same as the listings search). `eventRules` (radius_m without near) is
+ * applied by each route after extending; the day rules (day vs. a range, day_from after day_to)
+ * are checked by `resolveEventWindow`.
  */
 
-export const ENTRY_VALUES = ['free', 'paid', 'any'] as const;
+export const ENTRY_VALUES = [...EVENT_ENTRIES, 'any'] as const;
 export const TIME_VALUES = ['morning', 'day', 'evening', 'any'] as const;
-export const AUDIENCE_VALUES = ['family', 'adults', 'any'] as const;
-export const CROWD_VALUES = ['intimate', 'small', 'medium', 'large'] as const;
-export const EVENT_LANG_VALUES = ['ru', 'en', 'th', 'zh-Hans', 'multi', 'any'] as const;
+export const AUDIENCE_VALUES = [...EVENT_AUDIENCES, 'any'] as const;
+export const EVENT_LANG_VALUES = [...EVENT_LANGS, 'any'] as const;
 export const DEFAULT_EVENTS_TIMEZONE = 'Asia/Bangkok';
 
 // Building an Intl.DateTimeFormat costs tens of microseconds and every events request checks its
@@ -52,128 +52,36 @@ export function canonicalZone(tz: string): string {
   return canonical;
 }
 
-/** `YYYY-MM-DD` that is a real calendar date (2026-02-30 is refused). */
-export const dateParam = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-  .refine((v) => {
-    const d = new Date(`${v}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-  }, 'is not a calendar date')
-  .meta({ format: 'date' });
-
-/**
- * A list parameter: repeated (`crowd=small&crowd=large`) or comma-separated (`crowd=small,large`).
- * A bad item fails the parameter itself, so `details.field` names the parameter.
- */
-export function listParam<T extends z.ZodType<string>>(item: T, description: string) {
-  return z
-    .union([z.string(), z.array(z.string())])
-    .transform((v, ctx): Array<z.output<T>> => {
-      const items = (Array.isArray(v) ? v : [v])
-        .flatMap((s) => s.split(','))
-        .map((s) => s.trim())
-        .filter(Boolean);
-      const bad = items.filter((i) => !item.safeParse(i).success);
-      if (bad.length || items.length > 50) {
-        ctx.addIssue({
-          code: 'custom',
-          message: bad.length ? `not allowed: ${bad.slice(0, 5).join(', ')}` : 'at most 50 values',
-        });
-        return z.NEVER;
-      }
-      return items as Array<z.output<T>>;
-    })
-    .optional()
-    .meta({ description });
-}
-
-const num = (s: string | undefined) => (s !== undefined && /^-?\d+(\.\d+)?$/.test(s.trim()) ? Number(s) : NaN);
-
-export const bboxParam = z
-  .string()
-  .transform((v, ctx): BBox => {
-    const [a, b, c, d, extra] = v.split(',');
-    const [minLon, minLat, maxLon, maxLat] = [num(a), num(b), num(c), num(d)];
-    const ok =
-      extra === undefined &&
-      [minLon, minLat, maxLon, maxLat].every(Number.isFinite) &&
-      Math.abs(minLon) <= 180 &&
-      Math.abs(maxLon) <= 180 &&
-      Math.abs(minLat) <= 90 &&
-      Math.abs(maxLat) <= 90 &&
-      minLat <= maxLat;
-    if (!ok) {
-      ctx.addIssue({ code: 'custom', message: 'must be minLon,minLat,maxLon,maxLat in degrees, minLat <= maxLat' });
-      return z.NEVER;
-    }
-    return { minLon, minLat, maxLon, maxLat };
-  })
-  .optional()
-  .meta({
-    description: 'Box `minLon,minLat,maxLon,maxLat` (degrees). minLon > maxLon crosses the antimeridian.',
-  });
-
-export const nearParam = z
-  .string()
-  .transform((v, ctx) => {
-    const [a, b, extra] = v.split(',');
-    const lat = num(a);
-    const lon = num(b);
-    if (
-      extra !== undefined ||
-      !Number.isFinite(lat) ||
-      !Number.isFinite(lon) ||
-      Math.abs(lat) > 90 ||
-      Math.abs(lon) > 180
-    ) {
-      ctx.addIssue({ code: 'custom', message: 'must be lat,lon in degrees' });
-      return z.NEVER;
-    }
-    return { lat, lon };
-  })
-  .optional()
-  .meta({
-    description:
-      'Point `lat,lon`. Alone it filters nothing (as in the listings search); with `radius_m`, only events within it.',
-  });
-
 export const EventFilterParams = z
   .object({
-    day: dateParam.optional().meta({ description: 'One day (venue zone). Not applied to the calendar strip.' }),
-    day_from: dateParam.optional().meta({ description: 'First day of a range (venue zone), inclusive.' }),
-    day_to: dateParam.optional().meta({ description: 'Last day of a range (venue zone), inclusive.' }),
-    category: listParam(
-      z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be a category code'),
-      'Event category codes; any matches.',
-    ),
+    day: isoDate.optional().meta({ description: 'One day (venue zone). Not applied to the calendar strip.' }),
+    day_from: isoDate.optional().meta({ description: 'First day of a range (venue zone), inclusive.' }),
+    day_to: isoDate.optional().meta({ description: 'Last day of a range (venue zone), inclusive.' }),
+    category: list(code).optional().meta({ description: 'Event category codes; any matches.' }),
     entry: z.enum(ENTRY_VALUES).default('any'),
     time: z.enum(TIME_VALUES).default('any').meta({
       description:
         'By local start time at the venue: `morning` 05:00–11:59, `day` 12:00–16:59, `evening` 17:00–04:59 (through the night).',
     }),
     audience: z.enum(AUDIENCE_VALUES).default('any').meta({ description: 'Exact audience of the event.' }),
-    crowd: listParam(
-      z.enum(CROWD_VALUES),
-      'Expected crowd sizes (`intimate`, `small`, `medium`, `large`); any matches.',
-    ),
+    crowd: list(z.enum(EVENT_CROWDS))
+      .optional()
+      .meta({ description: 'Expected crowd sizes (`intimate`, `small`, `medium`, `large`); any matches.' }),
     event_lang: z
       .enum(EVENT_LANG_VALUES)
       .default('any')
       .meta({ description: 'Language the event is held in; exact match (`multi` means several languages).' }),
-    q: z
-      .string()
-      .max(200)
-      .transform(wordyOrAbsent)
-      .optional()
-      .meta({
-        description:
-          'Words matched against name, description, venue and place, in all languages at once; all words must match. ' +
-          'A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent.',
-      }),
-    bbox: bboxParam,
-    near: nearParam,
-    radius_m: z.coerce.number().int().min(1).max(1_000_000).optional().meta({
+    q: searchText.optional().meta({
+      description:
+        'Words matched against name, description, venue and place, in all languages at once; all words must match. ' +
+        'A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent.',
+    }),
+    bbox: bbox.optional(),
+    near: near.optional().meta({
+      description:
+        '`lat,lon` in degrees. Alone it filters nothing (as in the listings search); with `radius_m`, only events within it.',
+    }),
+    radius_m: radiusM.optional().meta({
       description: 'Only events within this many metres of `near` (needs `near`); without it, no distance filter.',
     }),
     timezone: z
@@ -193,6 +101,9 @@ export const EventFilterParams = z
   });
 
 export type EventFilterQuery = z.infer<typeof EventFilterParams>;
+
+/** The cross-field rules of the shared event filters, applied by every route after extending. */
+export const eventRules = geoRules;
 
 /** `days` of the upcoming list, the feed and the map: window from today, ignored with `day` or `day_to`. */
 export function windowDaysParam(def: number, max: number) {
@@ -219,27 +130,29 @@ export function calendarParams(
   config: Pick<Config, 'CALENDAR_DAYS_MAX' | 'CALENDAR_DAYS_DEFAULT' | 'SEARCH_LIMIT_DEFAULT' | 'SEARCH_LIMIT_MAX'>,
 ) {
   // Not a list: no `cursor` (a feed's query string still works here, unknown keys being dropped).
-  return EventFilterParams.omit({ cursor: true }).extend({
-    first: dateParam.optional().meta({
-      description:
-        'First day of the strip; default today in `timezone`. A day before today is refused (400 `validation_error`, ' +
-        'reason `before_today`): past occurrences are not kept, so their days could only show 0. A strip that would ' +
-        'run past 9999-12-31 is refused too (reason `after_last_day`).',
-    }),
-    days: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(config.CALENDAR_DAYS_MAX)
-      .default(config.CALENDAR_DAYS_DEFAULT)
-      .meta({
-        description: `Days in the strip, 1 to ${config.CALENDAR_DAYS_MAX}; default ${config.CALENDAR_DAYS_DEFAULT}.`,
+  return EventFilterParams.omit({ cursor: true })
+    .extend({
+      first: isoDate.optional().meta({
+        description:
+          'First day of the strip; default today in `timezone`. A day before today is refused (400 `validation_error`, ' +
+          'reason `before_today`): past occurrences are not kept, so their days could only show 0. A strip that would ' +
+          'run past 9999-12-31 is refused too (reason `after_last_day`).',
       }),
-    limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX).optional().meta({
-      description:
-        'Accepted for parity with the feed (the same query string works for both); it does not change the strip.',
-    }),
-  });
+      days: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(config.CALENDAR_DAYS_MAX)
+        .default(config.CALENDAR_DAYS_DEFAULT)
+        .meta({
+          description: `Days in the strip, 1 to ${config.CALENDAR_DAYS_MAX}; default ${config.CALENDAR_DAYS_DEFAULT}.`,
+        }),
+      limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX).optional().meta({
+        description:
+          'Accepted for parity with the feed (the same query string works for both); it does not change the strip.',
+      }),
+    })
+    .superRefine(eventRules);
 }
 
 /** Query of `/v1/events/upcoming`: the shared filters, the page, the window and `with_total`. */
@@ -248,7 +161,7 @@ export function upcomingParams(config: ListConfig) {
     limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX),
     days: windowDaysParam(config.UPCOMING_DAYS_DEFAULT, config.EVENTS_HORIZON_DAYS),
     with_total: queryBool.default(false).meta({ description: 'Also count the distinct matching events (`total`).' }),
-  });
+  }).superRefine(eventRules);
 }
 
 /** Query of `/v1/events/feed`: the shared filters, the page and the window. */
@@ -258,21 +171,18 @@ export function eventFeedParams(config: ListConfig) {
       description: `Cards per page (occurrences), 1 to ${config.SEARCH_LIMIT_MAX}; default ${config.SEARCH_LIMIT_DEFAULT}.`,
     }),
     days: windowDaysParam(config.UPCOMING_DAYS_DEFAULT, config.EVENTS_HORIZON_DAYS),
-  });
+  }).superRefine(eventRules);
 }
 
 /** Query of `/v1/events/map`: the shared filters, the zoom and the window. */
 export function eventMapParams(config: Pick<Config, 'UPCOMING_DAYS_DEFAULT' | 'EVENTS_HORIZON_DAYS'>) {
   // Not a list: no `cursor`.
-  return EventFilterParams.omit({ cursor: true }).extend({
-    zoom: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(22)
-      .meta({ description: `Map zoom: up to ${CLUSTER_MAX_ZOOM} clusters, beyond that points.` }),
-    days: windowDaysParam(config.UPCOMING_DAYS_DEFAULT, config.EVENTS_HORIZON_DAYS),
-  });
+  return EventFilterParams.omit({ cursor: true })
+    .extend({
+      zoom: zoom.meta({ description: `Map zoom: up to ${CLUSTER_MAX_ZOOM} clusters, beyond that points.` }),
+      days: windowDaysParam(config.UPCOMING_DAYS_DEFAULT, config.EVENTS_HORIZON_DAYS),
+    })
+    .superRefine(eventRules);
 }
 
 /** Path of `/v1/events/{slug}`. */

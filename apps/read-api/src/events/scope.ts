@@ -5,9 +5,8 @@ import type { EventFilters, EventScope } from './query.ts';
 import { todayIn } from '@guest/catalog';
 import { listWindow, type DayFilters, type DayWindow } from './window.ts';
 
-/** Filters of a request, with the cross-field rules checked (400 `validation_error` names the field). */
+/** Filters of a request, as the engine queries take them (the parameters' rules were checked on parsing). */
 export function resolveFilters(q: EventFilterQuery): EventFilters {
-  if (q.radius_m !== undefined && !q.near) throw errors.validation('radius_m', '`radius_m` needs `near`.');
   return {
     categories: q.category,
     entry: q.entry,

@@ -1,23 +1,18 @@
-import type { ListingKind } from '@guest/catalog';
+import { LISTING_FACETS, type FacetParam, type ListingKind } from '@guest/catalog';
 import type { Dsl } from '@guest/search-engine';
 
 /**
  * The values the catalog uses for the filters whose values are codes without a reference list
- * (`property_type`, `room_type`, `vehicle_kind`, `transmission`, `food_format`, `diets`,
- * `price_unit`), each with how many listings carry it: what a filter screen offers. The index
- * holds published listings only, as the feed's boundary.
+ * (the facets of listing-attributes.ts: `property_type`, `room_type`, `vehicle_kind`…), each with
+ * how many listings carry it: what a filter screen offers. The index holds published listings
+ * only, as the feed's boundary.
  */
-export const FILTER_VALUE_FIELDS = {
-  property_type: 'stay.property_type',
-  room_type: 'stay.room_type',
-  vehicle_kind: 'transport.vehicle_kind',
-  transmission: 'transport.transmission',
-  food_format: 'food.format',
-  diets: 'diets',
-  price_unit: 'price_unit',
-} as const;
+export const FILTER_VALUE_FIELDS = Object.fromEntries(LISTING_FACETS.map((f) => [f.param, f.field])) as Record<
+  FacetParam,
+  string
+>;
 
-export type FilterValueName = keyof typeof FILTER_VALUE_FIELDS;
+export type FilterValueName = FacetParam;
 export type FilterValues = Record<FilterValueName, Array<{ code: string; count: number }>>;
 
 /** More codes than any vocabulary has; a longer tail is not a filter anyone scrolls. */

@@ -68,6 +68,7 @@ describe('buildFilterClauses: each shared filter becomes its query-DSL clause', 
     ],
     ['instant_book', { instant_book: 'true' }, [{ term: { instant_book: true } }]],
     ['rating_min', { rating_min: '4.5' }, [{ range: { rating_avg: { gte: 4.5 } } }]],
+    ['rating_count_min', { rating_count_min: '50' }, [{ range: { rating_count: { gte: 50 } } }]],
   ];
   for (const [name, input, filter, mustNot = []] of cases) {
     it(name, () => {

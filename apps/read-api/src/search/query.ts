@@ -1,5 +1,5 @@
 import { AppError } from '@guest/http-kit';
-import { convertMinor, type FxTable } from '@guest/catalog';
+import { convertMinor, LISTING_FILTERS, type FxTable } from '@guest/catalog';
 import type { Dsl } from '@guest/search-engine';
 import { boundingBoxFilter, withinRadiusFilter } from '../geo/filters.ts';
 import type { Filters } from './params.ts';
@@ -160,35 +160,29 @@ export function buildFilterClauses(f: Filters, ctx: QueryContext): { filter: Dsl
   const price = priceClause(f, ctx);
   if (price) filter.push(price);
 
-  // Stay
-  if (f.property_type) filter.push(terms('stay.property_type', f.property_type));
-  if (f.room_type) filter.push(term('stay.room_type', f.room_type));
-  if (f.bedrooms_min !== undefined) filter.push(range('stay.bedrooms', { gte: f.bedrooms_min }));
-  if (f.beds_min !== undefined) filter.push(range('stay.beds', { gte: f.beds_min }));
-  if (f.bathrooms_min !== undefined) filter.push(range('stay.bathrooms', { gte: f.bathrooms_min }));
-  if (f.beach_distance_max !== undefined) filter.push(range('stay.beach_distance_m', { lte: f.beach_distance_max }));
-  for (const flag of ['pets_allowed', 'smoking_allowed', 'children_allowed', 'parties_allowed', 'long_stay'] as const) {
-    if (f[flag] !== undefined) filter.push(term(`stay.${flag}`, f[flag]));
+  // The attribute filters (listing-attributes.ts), each by its operation on its document field.
+  const given = f as Record<string, unknown>;
+  for (const a of LISTING_FILTERS) {
+    const v = given[a.param];
+    if (v === undefined) continue;
+    switch (a.op) {
+      case 'min':
+        filter.push(range(a.field, { gte: v }));
+        break;
+      case 'max':
+        filter.push(range(a.field, { lte: v }));
+        break;
+      case 'is':
+        filter.push(term(a.field, v));
+        break;
+      case 'any':
+        filter.push(terms(a.field, v as unknown[]));
+        break;
+      case 'all':
+        for (const one of v as unknown[]) filter.push(term(a.field, one));
+        break;
+    }
   }
-  // Categories and the experience / service fields
-  if (f.category_id) filter.push(terms('category_ids', f.category_id));
-  if (f.duration_max !== undefined) filter.push(range('duration_min', { lte: f.duration_max }));
-  if (f.languages) filter.push(terms('languages', f.languages));
-  if (f.group_size_max !== undefined) filter.push(range('experience.group_size_max', { lte: f.group_size_max }));
-  if (f.same_day !== undefined) filter.push(term('same_day', f.same_day));
-  if (f.price_unit) filter.push(term('price_unit', f.price_unit));
-  // Transport
-  if (f.vehicle_kind) filter.push(terms('transport.vehicle_kind', f.vehicle_kind));
-  if (f.transmission) filter.push(term('transport.transmission', f.transmission));
-  if (f.seats_min !== undefined) filter.push(range('transport.seats', { gte: f.seats_min }));
-  // Food
-  if (f.food_format) filter.push(term('food.format', f.food_format));
-  for (const d of f.diets ?? []) filter.push(term('diets', d));
-  if (f.alcohol !== undefined) filter.push(term('food.alcohol', f.alcohol));
-  // Everyone
-  for (const a of f.amenities ?? []) filter.push(term('amenities', a));
-  if (f.instant_book !== undefined) filter.push(term('instant_book', f.instant_book));
-  if (f.rating_min !== undefined) filter.push(range('rating_avg', { gte: f.rating_min }));
   return { filter, must_not: mustNot };
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { UnmatchedTerms } from '../query-understanding/schemas.ts';
 import { LANGUAGES, pageOf } from '@guest/http-kit';
-import { LISTING_KINDS, PLACE_LEVELS } from '@guest/catalog';
+import { LISTING_FACETS, LISTING_KINDS, PLACE_LEVELS, type FacetParam } from '@guest/catalog';
 
 /** Response shapes of spec 4.7 (fields as DESIGN.md section 4; more are welcome). */
 
@@ -114,15 +114,12 @@ const values = (filter: string) =>
   z.array(FilterValue).meta({ description: `Values of \`${filter}\`, most used first.` });
 
 export const FilterValuesResponse = z
-  .object({
-    property_type: values('property_type'),
-    room_type: values('room_type'),
-    vehicle_kind: values('vehicle_kind'),
-    transmission: values('transmission'),
-    food_format: values('food_format'),
-    diets: values('diets'),
-    price_unit: values('price_unit'),
-  })
+  .object(
+    Object.fromEntries(LISTING_FACETS.map((f) => [f.param, values(f.param)])) as Record<
+      FacetParam,
+      ReturnType<typeof values>
+    >,
+  )
   .meta({
     id: 'FilterValuesResponse',
     description:

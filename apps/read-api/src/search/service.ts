@@ -10,7 +10,6 @@ import {
   type ListingDocument,
   type ListingKind,
   type PlaceDocument,
-  type PLACE_LEVELS,
 } from '@guest/catalog';
 import type { CachedReads, SearchEngine } from '@guest/search-engine';
 import { nameIn, toListingCard, type CardSource } from './cards.ts';
@@ -22,7 +21,6 @@ import {
   parseCells,
   toClusterBody,
   type Cell,
-  type ClusterBody,
   type TileRect,
 } from '../geo/clusters.ts';
 import { tileKey, type ClusterTiles } from './cluster-tiles.ts';
@@ -37,7 +35,8 @@ import {
   type FeedCursor,
 } from './feed.ts';
 import { buildRelatedQuery, EXACT_MATCH } from './related.ts';
-import type { Filters, SEARCH_KINDS, Sort } from './params.ts';
+import type { z } from 'zod';
+import type { feedParams, Filters, MapParams, PriceRangeParams, SEARCH_KINDS, SuggestParams } from './params.ts';
 import { buildFilterValuesRequest, parseFilterValues, type FilterValues } from './filter-values.ts';
 import {
   buildClusterRequest,
@@ -58,7 +57,7 @@ import {
 } from './price-range.ts';
 import type { QueryContext } from './query.ts';
 import type { QueryUnderstanding } from '../query-understanding/service.ts';
-import type { ListingCardBody, MapPointBody } from './schemas.ts';
+import type { FeedResponse, MapResponse, SuggestResponse } from './schemas.ts';
 import {
   buildListingSuggestRequest,
   buildPlaceSuggestRequest,
@@ -95,47 +94,18 @@ export interface SearchServiceDeps {
   understanding: Pick<QueryUnderstanding, 'plan' | 'placesByPrefix'>;
 }
 
-export interface FeedRequest extends Filters {
-  sort: Sort;
-  limit: number;
-  cursor?: string | undefined;
-}
-
-export interface FeedPage {
-  items: ListingCardBody[];
-  has_more: boolean;
-  next_cursor: string | null;
-  /** Relaxed words of `q` that no result has (see `UnmatchedTerms`). */
-  unmatched_terms: string[];
-}
-
-export interface MapRequest extends Filters {
-  zoom: number;
-}
-
-export interface MapBody {
-  clusters: ClusterBody[];
-  points: MapPointBody[];
-  total: number;
-  truncated: boolean;
-}
-
-export interface PriceRangeRequest {
-  kind?: ListingKind | 'all' | undefined;
-  currency?: string | undefined;
-}
-
-type PlaceLevel = (typeof PLACE_LEVELS)[number];
-
-export interface SuggestRequest {
-  q: string;
-  kind?: ListingKind | undefined;
-}
-
-export interface SuggestBody {
-  places: Array<{ id: number; slug: string; name: string; name_full: string | null; level: PlaceLevel }>;
-  listings: Array<{ id: number; kind: ListingKind; title: string; place_name: string }>;
-}
+/*
+ * What the service takes and gives is what the routes parse and answer: the types come from the
+ * schemas of params.ts and schemas.ts, never written again here.
+ */
+export type FeedRequest = z.output<ReturnType<typeof feedParams>>;
+export type FeedPage = z.output<typeof FeedResponse>;
+export type MapRequest = z.output<typeof MapParams>;
+export type MapBody = z.output<typeof MapResponse>;
+export type PriceRangeRequest = z.output<typeof PriceRangeParams>;
+export type SuggestRequest = z.output<typeof SuggestParams>;
+export type SuggestBody = z.output<typeof SuggestResponse>;
+type PlaceLevel = SuggestBody['places'][number]['level'];
 
 /** Who asks: the answer's language and, when signed in, the account (for `is_favorite`). */
 export interface Viewer {

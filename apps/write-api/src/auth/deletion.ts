@@ -12,7 +12,7 @@ import { addressLooksAutomated, checkCaptcha, hitSignal, type CaptchaPair } from
 
 const { accounts, sessions, emailTokens, mailOutbox } = schema;
 
-type DeletionDeps = Pick<WriteDeps, 'config' | 'database' | 'redis' | 'storage' | 'jobs' | 'log'>;
+type DeletionDeps = Pick<WriteDeps, 'config' | 'database' | 'redis' | 'storage' | 'jobs' | 'log' | 'clock'>;
 
 /** Deleting an account: asked for while signed in, confirmed through an emailed link. */
 export function createDeletion(deps: DeletionDeps) {

@@ -16,7 +16,10 @@ import type { SignInPolicy } from './sign-in-policy.ts';
 
 const { accounts } = schema;
 
-type PasswordDeps = Pick<WriteDeps, 'config' | 'database' | 'redis' | 'jobs' | 'rateLimiter' | 'log' | 'work'>;
+type PasswordDeps = Pick<
+  WriteDeps,
+  'config' | 'database' | 'redis' | 'jobs' | 'rateLimiter' | 'log' | 'work' | 'clock'
+>;
 
 /** Changing a known password, and resetting a forgotten one through an emailed link. */
 export function createPasswords(deps: PasswordDeps, policy: SignInPolicy) {

@@ -102,12 +102,12 @@ export function createRegistration(deps: RegistrationDeps, policy: SignInPolicy)
             firstName: body.first_name,
             lastName: body.last_name,
             marketingOptIn: body.marketing_opt_in,
-            termsAcceptedAt: new Date(),
+            termsAcceptedAt: deps.clock.now(),
           })
           .onConflictDoNothing({ target: accounts.email })
           .returning({ id: accounts.id });
         if (!account) throw emailTaken();
-        const session = await openSession(dbTx, config, account.id, client);
+        const session = await openSession(dbTx, config, account.id, client, deps.clock.now());
         await mailConfirmation(dbTx, jobDb, { id: account.id, email, firstName: body.first_name });
         return tokenPair(deps, account.id, session.sessionId, session.refreshToken);
       });

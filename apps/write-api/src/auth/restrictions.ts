@@ -42,7 +42,7 @@ export interface NewRestriction {
  * check reads them each time); this is the way that also reaches the sockets.
  */
 export async function restrictAccount(
-  deps: Pick<WriteDeps, 'database' | 'redis' | 'config' | 'log'>,
+  deps: Pick<WriteDeps, 'database' | 'redis' | 'config' | 'log' | 'clock'>,
   input: NewRestriction,
 ): Promise<{ id: string; closedSessions: string[] }> {
   const { id, closed } = await deps.database.db.transaction(async (dbTx) => {
@@ -58,11 +58,14 @@ export async function restrictAccount(
     const closedIds = input.kind === 'login' ? await closeSessions(dbTx, input.accountId, 'all', 'restricted') : [];
     return { id: row!.id, closed: closedIds };
   });
-  await publishToAccount(deps.redis, deps.config.REDIS_KEY_PREFIX, input.accountId, 'account.restricted', {
-    kind: input.kind,
-    reason: input.reason ?? null,
-    until: input.until?.toISOString() ?? null,
-  }).catch((err) => deps.log.warn({ err }, 'account.restricted not published'));
+  await publishToAccount(
+    deps.redis,
+    deps.config.REDIS_KEY_PREFIX,
+    input.accountId,
+    'account.restricted',
+    { kind: input.kind, reason: input.reason ?? null, until: input.until?.toISOString() ?? null },
+    deps.clock.now(),
+  ).catch((err) => deps.log.warn({ err }, 'account.restricted not published'));
   await announceClosed(deps, input.accountId, closed);
   return { id, closedSessions: closed };
 }

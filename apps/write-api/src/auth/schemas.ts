@@ -93,7 +93,7 @@ export const SessionResponse = z
     last_used_at: z.iso.datetime(),
     expires_at: z.iso
       .datetime()
-      .meta({ description: 'Moves forward with each refresh (30 days idle, 180 days at most).' }),
+      .meta({ description: 'Moves forward with each refresh, never past the end of the session’s longest life.' }),
     ip: z.string().meta({ description: 'Address last seen.' }),
     user_agent: z.string().nullable(),
   })
@@ -163,7 +163,7 @@ export const CaptchaResponse = z
   .meta({
     id: 'CaptchaResponse',
     description:
-      'Slider puzzle (DESIGN G5d). The picture holds soft dark shadows of several shapes (a heart, a star, a cross, ...); ' +
+      'Slider puzzle. The picture holds soft dark shadows of several shapes (a heart, a star, a cross, ...); ' +
       'the piece has the shape of one of them, a little smaller and turned. Its row is not given: show it beside the ' +
       'picture and let the person slide it sideways until it sits on its shadow (a hint such as "Slide the shape onto ' +
       'its shadow" helps). The answer (`captcha_answer`) is the x offset in pixels of the piece\'s square when the shape ' +

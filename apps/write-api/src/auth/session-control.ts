@@ -6,7 +6,7 @@ import type { SessionResponse } from './schemas.ts';
 import { listSessions } from './session-list.ts';
 import { announceClosed, closeSessions } from './sessions.ts';
 
-type SessionControlDeps = Pick<WriteDeps, 'config' | 'database' | 'redis' | 'log'>;
+type SessionControlDeps = Pick<WriteDeps, 'config' | 'database' | 'redis' | 'log' | 'clock'>;
 
 /**
  * What a signed-in guest does with the sessions of the account: list them, end the current one,
@@ -17,11 +17,16 @@ export function createSessionControl(deps: SessionControlDeps) {
   const { database } = deps;
   return {
     list(auth: AuthContext): Promise<z.input<typeof SessionResponse>[]> {
-      return listSessions(database.db, auth);
+      return listSessions(database.db, auth, deps.clock.now());
     },
 
     async logout(auth: AuthContext): Promise<void> {
-      const closed = await closeSessions(database.db, auth.accountId, { only: auth.sessionId }, 'logout');
+      const closed = await closeSessions(
+        database.db,
+        auth.accountId,
+        { only: auth.sessionId, now: deps.clock.now() },
+        'logout',
+      );
       await announceClosed(deps, auth.accountId, closed);
     },
 
@@ -34,7 +39,12 @@ export function createSessionControl(deps: SessionControlDeps) {
 
     /** Ends one open session of the caller's account; anything else is 404. */
     async revoke(auth: AuthContext, sessionId: string): Promise<void> {
-      const closed = await closeSessions(database.db, auth.accountId, { only: sessionId }, 'revoked');
+      const closed = await closeSessions(
+        database.db,
+        auth.accountId,
+        { only: sessionId, now: deps.clock.now() },
+        'revoked',
+      );
       if (!closed.length) throw errors.notFound('No such open session of yours.');
       await announceClosed(deps, auth.accountId, closed);
     },

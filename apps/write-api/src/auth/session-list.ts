@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
 import { schema, type Db } from '@guest/db';
 import type { AuthContext } from '@guest/auth';
@@ -6,12 +6,12 @@ import type { SessionResponse } from './schemas.ts';
 
 const { sessions } = schema;
 
-/** The caller's open sessions, most recently used first (G2a). */
-export async function listSessions(db: Db, auth: AuthContext): Promise<z.input<typeof SessionResponse>[]> {
+/** The caller's sessions open at `now`, most recently used first. */
+export async function listSessions(db: Db, auth: AuthContext, now: Date): Promise<z.input<typeof SessionResponse>[]> {
   const rows = await db
     .select()
     .from(sessions)
-    .where(and(eq(sessions.accountId, auth.accountId), isNull(sessions.closedAt), gt(sessions.expiresAt, sql`now()`)))
+    .where(and(eq(sessions.accountId, auth.accountId), isNull(sessions.closedAt), gt(sessions.expiresAt, now)))
     .orderBy(desc(sessions.lastUsedAt), desc(sessions.createdAt));
   return rows.map((s) => ({
     id: s.id,

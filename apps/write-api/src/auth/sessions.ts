@@ -18,14 +18,21 @@ export interface ClientMeta {
 
 export type TokenPair = z.output<typeof TokenPairResponse>;
 
-/** Opens a session; the refresh token exists only in the answer, the table keeps its hash. */
+const DAY_MS = 86_400_000;
+
+/**
+ * Opens a session at `now` (the clock its tokens are signed with); the refresh token exists only
+ * in the answer, the table keeps its hash.
+ */
 export async function openSession(
   db: DbOrTx,
   config: Pick<WriteDeps['config'], 'SESSION_IDLE_TTL_D' | 'SESSION_ABSOLUTE_TTL_D'>,
   accountId: string,
   meta: ClientMeta,
+  now: Date,
 ): Promise<{ sessionId: string; refreshToken: string }> {
   const refreshToken = randomToken();
+  const after = (days: number) => new Date(now.getTime() + days * DAY_MS);
   const [row] = await db
     .insert(sessions)
     .values({
@@ -33,8 +40,10 @@ export async function openSession(
       refreshTokenHash: hashToken(refreshToken),
       ip: meta.ip,
       userAgent: meta.userAgent,
-      expiresAt: sql`now() + make_interval(days => ${config.SESSION_IDLE_TTL_D})`,
-      absoluteExpiresAt: sql`now() + make_interval(days => ${config.SESSION_ABSOLUTE_TTL_D})`,
+      createdAt: now,
+      lastUsedAt: now,
+      expiresAt: after(config.SESSION_IDLE_TTL_D),
+      absoluteExpiresAt: after(config.SESSION_ABSOLUTE_TTL_D),
     })
     .returning({ id: sessions.id });
   return { sessionId: row!.id, refreshToken };
@@ -56,48 +65,51 @@ export async function tokenPair(
   };
 }
 
-// The live session of a refresh token, and its account's email for the checks.
+// The live session of a refresh token at `$2` (now by the clock), and its account's email for the checks.
 const FIND_BY_REFRESH_TOKEN = `
 select s.id, s.account_id, a.email
   from sessions s
   join accounts a on a.id = s.account_id
- where s.refresh_token_hash = $1 and s.closed_at is null and s.expires_at > now()
+ where s.refresh_token_hash = $1 and s.closed_at is null and s.expires_at > $2::timestamptz
    and a.status <> 'deleted'`;
 
-// Sliding expiry: idle timeout from now, never past the absolute end of the session. Run only
-// once every check has passed, so a refused refresh moves nothing; the conditions are repeated
-// so that a session closed meanwhile is not revived.
+// Sliding expiry: idle timeout from now (`$5`), never past the absolute end of the session. Run
+// only once every check has passed, so a refused refresh moves nothing; the conditions are
+// repeated so that a session closed meanwhile is not revived.
 const SLIDE = `
 update sessions s
-   set last_used_at = now(), ip = $2, user_agent = coalesce($3, s.user_agent),
-       expires_at = least(now() + make_interval(days => $4), s.absolute_expires_at)
- where s.id = $1 and s.closed_at is null and s.expires_at > now()
+   set last_used_at = $5, ip = $2, user_agent = coalesce($3, s.user_agent),
+       expires_at = least($5::timestamptz + make_interval(days => $4), s.absolute_expires_at)
+ where s.id = $1 and s.closed_at is null and s.expires_at > $5::timestamptz
 returning s.id`;
 
-/** The open, unexpired session of a refresh token, with its account's email; null when none. */
+/** The session of a refresh token open and unexpired at `now`, with its account's email; null when none. */
 export async function findSessionByRefreshToken(
   database: WriteDeps['database'],
   refreshToken: string,
+  now: Date,
 ): Promise<{ id: string; account_id: string; email: string | null } | null> {
   const { rows } = await database.pool.query<{ id: string; account_id: string; email: string | null }>(
     FIND_BY_REFRESH_TOKEN,
-    [hashToken(refreshToken)],
+    [hashToken(refreshToken), now],
   );
   return rows[0] ?? null;
 }
 
-/** Moves the session's idle expiry forward; false when it was closed or expired meanwhile. */
+/** Moves the session's idle expiry forward from `now`; false when it was closed or expired meanwhile. */
 export async function slideSession(
   database: WriteDeps['database'],
   sessionId: string,
   meta: ClientMeta,
   idleDays: number,
+  now: Date,
 ): Promise<boolean> {
-  const slid = await database.pool.query(SLIDE, [sessionId, meta.ip, meta.userAgent, idleDays]);
+  const slid = await database.pool.query(SLIDE, [sessionId, meta.ip, meta.userAgent, idleDays, now]);
   return !!slid.rowCount;
 }
 
-export type CloseScope = { only: string } | { allExcept: string } | 'all';
+/** Which sessions to close: one that is still unexpired at `now`, all but one, or all. */
+export type CloseScope = { only: string; now: Date } | { allExcept: string } | 'all';
 
 /** Closes open sessions of an account and returns the ids it closed. */
 export async function closeSessions(
@@ -110,7 +122,7 @@ export async function closeSessions(
     scope === 'all'
       ? undefined
       : 'only' in scope
-        ? and(eq(sessions.id, scope.only), gt(sessions.expiresAt, sql`now()`))
+        ? and(eq(sessions.id, scope.only), gt(sessions.expiresAt, scope.now))
         : ne(sessions.id, scope.allExcept);
   const rows = await db
     .update(sessions)
@@ -126,15 +138,20 @@ export async function closeSessions(
  * socket's next recheck, so failures are logged, not raised.
  */
 export async function announceClosed(
-  { redis, config, log }: Pick<WriteDeps, 'redis' | 'config' | 'log'>,
+  { redis, config, log, clock }: Pick<WriteDeps, 'redis' | 'config' | 'log' | 'clock'>,
   accountId: string,
   sessionIds: string[],
 ): Promise<void> {
   await Promise.all(
     sessionIds.map((id) =>
-      publishToAccount(redis, config.REDIS_KEY_PREFIX, accountId, 'session.closed', { session_id: id }).catch((err) =>
-        log.warn({ err }, 'session.closed not published'),
-      ),
+      publishToAccount(
+        redis,
+        config.REDIS_KEY_PREFIX,
+        accountId,
+        'session.closed',
+        { session_id: id },
+        clock.now(),
+      ).catch((err) => log.warn({ err }, 'session.closed not published')),
     ),
   );
 }

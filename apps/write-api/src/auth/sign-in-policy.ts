@@ -21,7 +21,7 @@ export function createSignInPolicy({ config, database }: Pick<WriteDeps, 'config
     verifier: new PasswordVerifier(config),
     assertAllowed(email) {
       if (!email || !isAllowedToSignIn(allowlist, email)) {
-        throw new AppError('forbidden', 'This email may not sign in on this stand.', { reason: 'not_on_allowlist' });
+        throw new AppError('forbidden', 'This email may not sign in here.', { reason: 'not_on_allowlist' });
       }
     },
     async assertNotRestricted(accountId) {

@@ -97,7 +97,7 @@ export function createSignIn(deps: SignInDeps, policy: SignInPolicy) {
           const rehashed = await hashPassword(config, body.password);
           await database.db.update(accounts).set({ passwordHash: rehashed }).where(eq(accounts.id, account.id));
         }
-        const session = await openSession(database.db, config, account.id, client);
+        const session = await openSession(database.db, config, account.id, client, deps.clock.now());
         return tokenPair(deps, account.id, session.sessionId, session.refreshToken);
       } finally {
         if (!failed) {
@@ -110,16 +110,19 @@ export function createSignIn(deps: SignInDeps, policy: SignInPolicy) {
     },
 
     /**
-     * New access tokens for the same refresh token, and a session extended (30 days idle, 180 at
+     * New access tokens for the same refresh token, and a session extended (SESSION_IDLE_TTL_D idle, SESSION_ABSOLUTE_TTL_D at
      * most); a refused refresh (401, 403) extends nothing.
      */
     async refresh(refreshToken: string, client: ClientMeta): Promise<TokenPair> {
-      const session = await findSessionByRefreshToken(database, refreshToken);
+      const now = deps.clock.now();
+      const session = await findSessionByRefreshToken(database, refreshToken, now);
       if (!session) throw invalidRefreshToken();
       policy.assertAllowed(session.email);
       await policy.assertNotRestricted(session.account_id);
       // Closed or expired between the two statements: refused like an unknown token.
-      if (!(await slideSession(database, session.id, client, config.SESSION_IDLE_TTL_D))) throw invalidRefreshToken();
+      if (!(await slideSession(database, session.id, client, config.SESSION_IDLE_TTL_D, now))) {
+        throw invalidRefreshToken();
+      }
       return tokenPair(deps, session.account_id, session.id, refreshToken);
     },
   };

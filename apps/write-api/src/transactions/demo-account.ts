@@ -17,10 +17,10 @@ export const DEMO_ACCOUNT = { email: 'demo@guest-api.test', password: 'sandy-bea
 export async function ensureDemoAccount(
   db: Db,
   config: Pick<Config, 'ARGON2_MEMORY_KIB' | 'ARGON2_ITERATIONS' | 'ARGON2_PARALLELISM'>,
+  now: Date,
 ): Promise<{ created: boolean; transactions: number }> {
   const passwordHash = await hashPassword(config, DEMO_ACCOUNT.password);
   return db.transaction(async (dbTx) => {
-    const now = new Date();
     const [account] = await dbTx
       .insert(schema.accounts)
       .values({

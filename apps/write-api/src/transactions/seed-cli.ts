@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { loadConfigOrExit } from '@guest/config';
 import { createDatabase, schema } from '@guest/db';
+import { systemClock } from '@guest/runtime';
 import { seedDemoTransactions } from './seed.ts';
 
 /**
@@ -23,7 +24,7 @@ try {
     process.stderr.write(`no account with email ${email}\n`);
     process.exitCode = 1;
   } else {
-    const ids = await seedDemoTransactions(database.db, account.id);
+    const ids = await seedDemoTransactions(database.db, account.id, systemClock.now());
     process.stdout.write(`added ${ids.length} demo transactions: ${ids.join(', ')}\n`);
   }
 } finally {

@@ -11,9 +11,9 @@ const newId = (prefix: 'pay' | 'ref') => `${prefix}_${randomBytes(10).toString('
 /**
  * Demo data for the payments side (which is outside this API): a few bookings paid over the last
  * months, one refunded, one failed and one pending, in Thai baht with orders in other currencies.
- * Returns the ids written. Safe to call again: each call adds a fresh set.
+ * Returns the ids written. Safe to call again: each call adds a fresh set. Dates count back from `now`.
  */
-export async function seedDemoTransactions(db: DbOrTx, accountId: string, now: Date = new Date()): Promise<string[]> {
+export async function seedDemoTransactions(db: DbOrTx, accountId: string, now: Date): Promise<string[]> {
   const day = 86_400_000;
   const at = (daysAgo: number, hourUtc: number) =>
     new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), hourUtc) - daysAgo * day);

@@ -94,7 +94,7 @@ export interface paths {
      * Get a slider-puzzle captcha with its proof of work
      * @description Answer it with `captcha_id`, `captcha_answer` and `captcha_nonce` in the body of login, registration, password-reset request or deletion request when one of them answered 403 `captcha_required`. Name the request's `email` in the body (the deletion request is signed in: send this with the same token instead).
      *
-     *     Proof of work (`pow`, ALTCHA PoW v2): find the counter n, from 0 up, such that PBKDF2-HMAC-SHA-256 with password `nonce` bytes followed by n as a big-endian uint32, salt `salt`, `cost` iterations and `key_length` bytes starts with `key_prefix`; send n in decimal digits as `captcha_nonce`. The counter is below `max_counter`, which doubles with each `level`: 1 when a captcha is first demanded, one more for each further failure of the email or of the address (about 2 CPU-seconds of a server core on average at level 1; a browser solves with WebCrypto in Web Workers while the person slides the piece). The challenge answers once, within `expires_in` seconds, only from the address and the session that fetched it and for its email; a level below the one asked by the time it is answered is refused (`too_easy`: fetch a new one). Errors: `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429).
+     *     Proof of work (`pow`, ALTCHA PoW v2): find the counter n, from 0 up, such that PBKDF2-HMAC-SHA-256 with password `nonce` bytes followed by n as a big-endian uint32, salt `salt`, `cost` iterations and `key_length` bytes starts with `key_prefix`; send n in decimal digits as `captcha_nonce`. The counter is below `max_counter`, which doubles with each `level`: 1 when a captcha is first demanded, one more for each further failure of the email or of the address (about 2 CPU-seconds of a server core on average at level 1; a browser solves with WebCrypto in Web Workers while the person slides the piece). The challenge answers once, within `expires_in` seconds, only from the address and the session that fetched it and for its email; a level below the one asked by the time it is answered is refused (`too_easy`: fetch a new one). Errors: `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['createCaptcha'];
     delete?: never;
@@ -114,7 +114,7 @@ export interface paths {
     put?: never;
     /**
      * Create an account and sign in
-     * @description Opens a session and mails an email-confirmation link. Accepts `Idempotency-Key`. `accept_terms` must be true and the password must follow the rules (10–128 characters, not common, not the email): otherwise 400 `validation_error` with `details.field` and `details.reason`. A burst of attempts from one address, whatever their outcome, demands a captcha. Errors: `validation_error` (400), `forbidden` (403), `captcha_required` (403), `conflict` (409), `schema_invalid` (422), `rate_limited` (429); 409 `conflict` (`details.reason` = `email_taken`) when the email is registered.
+     * @description Opens a session and mails an email-confirmation link. Accepts `Idempotency-Key`. `accept_terms` must be true and the password must follow the rules (10–128 characters, not common, not the email): otherwise 400 `validation_error` with `details.field` and `details.reason`. A burst of attempts from one address, whatever their outcome, demands a captcha. 409 `conflict` (`details.reason` = `email_taken`) when the email is registered. Errors: `validation_error` (400), `forbidden` (403), `captcha_required` (403), `conflict` (409), `schema_invalid` (422), `rate_limited` (429).
      */
     post: operations['register'];
     delete?: never;
@@ -154,7 +154,7 @@ export interface paths {
     put?: never;
     /**
      * Send the email-confirmation link again
-     * @description At most 3 per hour per account; earlier links stop working. Answers 200 with a message when the email is already confirmed. Errors: `unauthorized` (401), `rate_limited` (429).
+     * @description At most 3 per hour per account; earlier links stop working. Answers 200 with a message when the email is already confirmed. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['resendConfirmation'];
     delete?: never;
@@ -174,7 +174,7 @@ export interface paths {
     put?: never;
     /**
      * Sign in with email and password
-     * @description Issues a token pair for a new session. Wrong email or password is 401 `unauthorized` (the same answer and the same time for an unknown email). After repeated failures per address or per email a captcha is demanded. Errors: `unauthorized` (401), `forbidden` (403), `account_restricted` (403), `captcha_required` (403), `schema_invalid` (422), `rate_limited` (429).
+     * @description Issues a token pair for a new session. Wrong email or password is 401 `unauthorized` (the same answer and the same time for an unknown email). After repeated failures per address or per email a captcha is demanded. Errors: `validation_error` (400), `unauthorized` (401), `forbidden` (403), `account_restricted` (403), `captcha_required` (403), `schema_invalid` (422), `rate_limited` (429).
      */
     post: operations['login'];
     delete?: never;
@@ -194,7 +194,7 @@ export interface paths {
     put?: never;
     /**
      * Exchange the refresh token for fresh access tokens
-     * @description Returns new access tokens and the same refresh token, and extends the session (30 days idle, 180 days at most); a refused refresh (401, 403) extends nothing. Never asks for a captcha. An unknown, closed or expired refresh token is 401 `unauthorized`: sign in again. Errors: `unauthorized` (401), `forbidden` (403), `account_restricted` (403), `schema_invalid` (422), `rate_limited` (429).
+     * @description Returns new access tokens and the same refresh token, and extends the session (30 days idle, 180 days at most); a refused refresh (401, 403) extends nothing. Never asks for a captcha. An unknown, closed or expired refresh token is 401 `unauthorized`: sign in again. Errors: `validation_error` (400), `unauthorized` (401), `forbidden` (403), `account_restricted` (403), `schema_invalid` (422), `rate_limited` (429).
      */
     post: operations['refreshTokens'];
     delete?: never;
@@ -214,7 +214,7 @@ export interface paths {
     put?: never;
     /**
      * One-time ticket for the socket (web client)
-     * @description Valid 1 minute, single use, opens nothing but `/v1/ws?ticket=…`. Needs a confirmed email. Errors: `unauthorized` (401), `email_not_confirmed` (403), `account_restricted` (403), `rate_limited` (429).
+     * @description Valid 60 seconds, single use, opens nothing but `/v1/ws?ticket=…`. Needs a confirmed email. Errors: `unauthorized` (401), `email_not_confirmed` (403), `account_restricted` (403), `rate_limited` (429).
      */
     post: operations['createWsTicket'];
     delete?: never;
@@ -294,7 +294,7 @@ export interface paths {
     put?: never;
     /**
      * Mail a password-reset link
-     * @description 202 with an empty body whether or not the email has an account. At most 3 mails per hour go to one address; further requests are still answered 202 and send nothing. The mail is prepared after the answer, so known and unknown emails take the same time. A burst of requests from one network address demands a captcha. Errors: `captcha_required` (403), `schema_invalid` (422), `rate_limited` (429).
+     * @description 202 with an empty body whether or not the email has an account. At most 3 mails per hour go to one address; further requests are still answered 202 and send nothing. The mail is prepared after the answer, so known and unknown emails take the same time. A burst of requests from one network address demands a captcha. Errors: `validation_error` (400), `captcha_required` (403), `schema_invalid` (422), `rate_limited` (429).
      */
     post: operations['requestPasswordReset'];
     delete?: never;
@@ -334,7 +334,7 @@ export interface paths {
     put?: never;
     /**
      * Change the password from inside the account
-     * @description Keeps the current session and ends all others. A wrong `current_password` is 400 `validation_error` on `current_password`; a weak new one on `new_password`. At most 10 attempts per hour. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429).
+     * @description Keeps the current session and ends all others. A wrong `current_password` is 400 `validation_error` on `current_password`; a weak new one on `new_password`. At most 10 attempts per hour. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['changePassword'];
     delete?: never;
@@ -354,7 +354,7 @@ export interface paths {
     put?: never;
     /**
      * Ask to delete the account; confirmed by email
-     * @description Mails a single-use link that confirms the deletion (`POST /v1/auth/delete-confirm`). The body is optional (none, `null`, or a DeleteRequest); an empty captcha pair passes until the client looks like a robot (repeated requests, or failed logins from its address). Errors: `unauthorized` (401), `captcha_required` (403), `schema_invalid` (422), `rate_limited` (429).
+     * @description Mails a single-use link that confirms the deletion (`POST /v1/auth/delete-confirm`). The body is optional (none, `null`, or a DeleteRequest); an empty captcha pair passes until the client looks like a robot (repeated requests, or failed logins from its address). Errors: `validation_error` (400), `unauthorized` (401), `captcha_required` (403), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['requestAccountDeletion'];
     delete?: never;
@@ -432,7 +432,7 @@ export interface paths {
     };
     /**
      * The profile of the signed-in guest
-     * @description All 27 fields, with the account's active restrictions. Errors: `unauthorized` (401), `rate_limited` (429).
+     * @description All 27 fields, with the account's active restrictions. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getProfile'];
     put?: never;
@@ -442,7 +442,7 @@ export interface paths {
     head?: never;
     /**
      * Change some fields of the profile
-     * @description Only the fields present in the body change; a text field sent as `null` or `""` is cleared. Each value is checked: dates, ISO 3166-1 country codes, a supported language, a known currency, a phone in E.164. Broken rules are 400 `validation_error` naming every such field in `details.fields` at once. Unknown and read-only fields (`email`, `status`, a misspelt name) are 422 `schema_invalid` naming them in `details.fields`, and nothing changes. Errors: `validation_error` (400), `schema_invalid` (422), `unauthorized` (401), `rate_limited` (429).
+     * @description Only the fields present in the body change; a text field sent as `null` or `""` is cleared. Each value is checked: dates, ISO 3166-1 country codes, a supported language, a known currency, a phone in E.164. Broken rules are 400 `validation_error` naming every such field in `details.fields` at once. Unknown and read-only fields (`email`, `status`, a misspelt name) are 422 `schema_invalid` naming them in `details.fields`, and nothing changes. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
      */
     patch: operations['updateProfile'];
     trace?: never;
@@ -456,7 +456,7 @@ export interface paths {
     };
     /**
      * Unread counters
-     * @description Unread notifications, unread messages across all conversations, unseen assistant messages. Cleared by `POST /v1/notifications/read`, `POST /v1/chats/dialogs/{id}/read` and `POST /v1/assistant/read`; every change is also sent to open sockets as `badges.updated`. The web client may cache this reply for one minute. Errors: `unauthorized` (401), `rate_limited` (429).
+     * @description Unread notifications, unread messages across all conversations, unseen assistant messages. Cleared by `POST /v1/notifications/read`, `POST /v1/chats/dialogs/{id}/read` and `POST /v1/assistant/read`; every change is also sent to open sockets as `badges.updated`. The web client may cache this reply for one minute. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getBadges'];
     put?: never;
@@ -477,13 +477,13 @@ export interface paths {
     get?: never;
     /**
      * Upload a new avatar
-     * @description multipart/form-data with one part `file`: a JPEG, PNG, HEIC or WebP image, recognised by its bytes (the part's Content-Type is a hint only: `application/octet-stream` is fine). At most `max_upload_mb` (10 MB) and 40 megapixels. The image is re-encoded as JPEG (longest side at most 1024 px) with every piece of metadata removed (EXIF with GPS, XMP, IPTC, ICC). Refusals are 400 `validation_error` on `file` with `details.reason`: `not_multipart`, `missing`, `empty`, `too_large`, `unsupported_type`, `too_many_pixels`, `corrupt`. `avatar_url` is a new public, immutable URL on every upload (`GET /v1/media/avatars/{file}`); the previous one answers 404. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429).
+     * @description multipart/form-data with one part `file`: a JPEG, PNG, HEIC or WebP image, recognised by its bytes (the part's Content-Type is a hint only: `application/octet-stream` is fine). At most `max_upload_mb` (10 MB) and 40 megapixels. The image is re-encoded as JPEG (longest side at most 1024 px) with every piece of metadata removed (EXIF with GPS, XMP, IPTC, ICC). Refusals are 400 `validation_error` on `file` with `details.reason`: `not_multipart`, `missing`, `empty`, `too_large`, `unsupported_type`, `too_many_pixels`, `corrupt`. `avatar_url` is a new public, immutable URL on every upload (`GET /v1/media/avatars/{file}`); the previous one answers 404. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['uploadAvatar'];
     post?: never;
     /**
      * Remove the avatar
-     * @description The file is deleted; `avatar_url` becomes null. Repeating it is harmless. Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429).
+     * @description The file is deleted; `avatar_url` becomes null. Repeating it is harmless. Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
      */
     delete: operations['deleteAvatar'];
     options?: never;
@@ -500,12 +500,12 @@ export interface paths {
     };
     /**
      * Saved search filters
-     * @description Sections `stay`, `experience`, `service`, `map_view`. Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429).
+     * @description Sections `stay`, `experience`, `service`, `map_view`. Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getSearchFilters'];
     /**
      * Save search filters
-     * @description Sections absent from the body stay as they were; a section sent replaces the saved one; `null` clears it. A section over 8192 bytes of JSON is 400 `validation_error` naming it. Errors: `validation_error` (400), `schema_invalid` (422), `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429).
+     * @description Sections absent from the body stay as they were; a section sent replaces the saved one; `null` clears it. A section over 8192 bytes of JSON is 400 `validation_error` naming it. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['putSearchFilters'];
     post?: never;
@@ -524,12 +524,12 @@ export interface paths {
     };
     /**
      * Email preferences
-     * @description Codes never touched show the registry defaults (marketing follows `notify_marketing`, the rest on). Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429).
+     * @description Codes never touched show the registry defaults (marketing follows `notify_marketing`, the rest on). Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getEmailPrefs'];
     /**
      * Change email preferences
-     * @description Sets the codes named in `prefs`; the others keep their values. An unknown code (own-action emails included: they cannot be turned off) is 400 `email_pref_unknown` and nothing changes. Errors: `email_pref_unknown` (400), `schema_invalid` (422), `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429).
+     * @description Sets the codes named in `prefs`; the others keep their values. An unknown code (own-action emails included: they cannot be turned off) is 400 `email_pref_unknown` and nothing changes. Errors: `validation_error` (400), `email_pref_unknown` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['putEmailPrefs'];
     post?: never;
@@ -548,12 +548,12 @@ export interface paths {
     };
     /**
      * Push preferences
-     * @description `enabled` is the master switch (also `notify_push` of the profile). Codes never touched show the registry defaults. Pushes arrive only on devices that granted permission (`POST /v1/devices`) and are signed in. Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429).
+     * @description `enabled` is the master switch (also `notify_push` of the profile). Codes never touched show the registry defaults. Pushes arrive only on devices that granted permission (`POST /v1/devices`) and are signed in. Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getPushPrefs'];
     /**
      * Change push preferences
-     * @description Sets the master switch when `enabled` is a boolean, and the codes named in `prefs`; everything else keeps its value. An unknown code is 400 `push_pref_unknown` and nothing changes. Errors: `push_pref_unknown` (400), `schema_invalid` (422), `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429).
+     * @description Sets the master switch when `enabled` is a boolean, and the codes named in `prefs`; everything else keeps its value. An unknown code is 400 `push_pref_unknown` and nothing changes. Errors: `validation_error` (400), `push_pref_unknown` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['putPushPrefs'];
     post?: never;
@@ -572,7 +572,7 @@ export interface paths {
     };
     /**
      * Saved listings
-     * @description Newest first, cursor-paged. Only listings published now, as search and `PUT` see them: a listing that is archived, back to draft or deleted leaves the list (no entry, no status), since there is nothing a guest can open or book; one archived and published again is back in its place, unless it was removed meanwhile. Errors: `validation_error` (400), `unauthorized` (401), `rate_limited` (429).
+     * @description Newest first, cursor-paged. Only listings published now, as search and `PUT` see them: a listing that is archived, back to draft or deleted leaves the list (no entry, no status), since there is nothing a guest can open or book; one archived and published again is back in its place, unless it was removed meanwhile. Errors: `validation_error` (400), `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['listFavorites'];
     put?: never;
@@ -593,13 +593,13 @@ export interface paths {
     get?: never;
     /**
      * Save a listing
-     * @description Idempotent: saving it again changes nothing. A listing the catalog does not have, or does not publish (draft, archived), is 404. Search cards show it as `is_favorite`. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `rate_limited` (429).
+     * @description Idempotent: saving it again changes nothing. A listing the catalog does not have, or does not publish (draft, archived), is 404. Search cards show it as `is_favorite`. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['addFavorite'];
     post?: never;
     /**
      * Forget a saved listing
-     * @description Idempotent: 204 whether or not it was saved; also forgets one hidden from the list while its listing is not published. Errors: `validation_error` (400), `unauthorized` (401), `rate_limited` (429).
+     * @description Idempotent: 204 whether or not it was saved; also forgets one hidden from the list while its listing is not published. Errors: `validation_error` (400), `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
      */
     delete: operations['removeFavorite'];
     options?: never;
@@ -616,7 +616,7 @@ export interface paths {
     };
     /**
      * Payments and refunds
-     * @description Newest first, cursor-paged (`limit` 1 to 100), filtered by `type`. Amounts are minor units with their currency; times are in the place's zone. `summary` totals this month's completed payments and refunds per currency. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429).
+     * @description Newest first, cursor-paged (`limit` 1 to 100), filtered by `type`. Amounts are minor units with their currency; times are in the place's zone. `summary` totals this month's completed payments and refunds per currency. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['listTransactions'];
     put?: never;
@@ -636,7 +636,7 @@ export interface paths {
     };
     /**
      * One payment or refund
-     * @description Another person's operation is 404, like one that does not exist. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `not_found` (404), `rate_limited` (429).
+     * @description Another person's operation is 404, like one that does not exist. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `not_found` (404), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getTransaction'];
     put?: never;
@@ -658,7 +658,7 @@ export interface paths {
     put?: never;
     /**
      * One-time link to a private file
-     * @description The right to the file is checked first (only its owner; anyone else, and a file that does not exist, get the same 404). The ticket lives 60 seconds, opens this one file once, and only while the session it was issued to stays open. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `not_found` (404), `rate_limited` (429).
+     * @description The right to the file is checked first (only its owner; anyone else, and a file that does not exist, get the same 404). The ticket lives 60 seconds, opens this one file once, and only while the session it was issued to stays open. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `not_found` (404), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['createMediaTicket'];
     delete?: never;
@@ -676,7 +676,7 @@ export interface paths {
     };
     /**
      * Download a private file
-     * @description Open at the route level. With `t` (a ticket from `POST /v1/media/{media_id}/ticket`) the reader is the account of the session the ticket was issued to; the ticket is spent by this request whatever the outcome. Without `t` the reader is found by the bearer token. Then the right is checked again. Only the owner gets the file (`Cache-Control: private, no-store`); anyone else, a spent or expired ticket, a closed session and a file that does not exist all get the same 404. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `rate_limited` (429).
+     * @description Open at the route level. With `t` (a ticket from `POST /v1/media/{media_id}/ticket`) the reader is the account of the session the ticket was issued to; the ticket is spent by this request whatever the outcome. Without `t` the reader is found by the bearer token. Then the right is checked again. Only the owner gets the file (`Cache-Control: private, no-store`); anyone else, a spent or expired ticket, a closed session and a file that does not exist all get the same 404. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getMedia'];
     put?: never;
@@ -718,7 +718,7 @@ export interface paths {
     put?: never;
     /**
      * Register a device's push permission
-     * @description Creates or updates the device named by `device_id` for the signed-in account and binds it to the current session. Pushes that the preferences allow are delivered only to devices with `push_permission` true whose session is open. Sending the same body again changes nothing; `Idempotency-Key` is accepted. Errors: `schema_invalid` (422), `unauthorized` (401), `rate_limited` (429).
+     * @description Creates or updates the device named by `device_id` for the signed-in account and binds it to the current session. Pushes that the preferences allow are delivered only to devices with `push_permission` true whose session is open. Sending the same body again changes nothing; `Idempotency-Key` is accepted. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['registerDevice'];
     delete?: never;
@@ -738,7 +738,7 @@ export interface paths {
     put?: never;
     /**
      * Mark all notifications read
-     * @description Clears the `notifications` badge and answers the new counters; open sockets get `badges.updated`. Repeating it changes nothing. Errors: `unauthorized` (401), `rate_limited` (429).
+     * @description Clears the `notifications` badge and answers the new counters; open sockets get `badges.updated`. Repeating it changes nothing. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['markNotificationsRead'];
     delete?: never;
@@ -758,7 +758,7 @@ export interface paths {
     put?: never;
     /**
      * Mark a conversation read
-     * @description Moves the guest's read marker to the newest message of the dialog, clearing its part of the `messages` badge, and answers the new counters; open sockets get `badges.updated`. A dialog the guest does not take part in is 404. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `rate_limited` (429).
+     * @description Moves the guest's read marker to the newest message of the dialog, clearing its part of the `messages` badge, and answers the new counters; open sockets get `badges.updated`. A dialog the guest does not take part in is 404. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['markDialogRead'];
     delete?: never;
@@ -778,7 +778,7 @@ export interface paths {
     put?: never;
     /**
      * Mark the assistant's messages seen
-     * @description Clears the `assistant` badge and answers the new counters; open sockets get `badges.updated`. Errors: `unauthorized` (401), `rate_limited` (429).
+     * @description Clears the `assistant` badge and answers the new counters; open sockets get `badges.updated`. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['markAssistantRead'];
     delete?: never;
@@ -796,7 +796,7 @@ export interface paths {
     };
     /**
      * Interface strings for one language
-     * @description The whole dictionary of interface strings in the request language (`lang`, else `Accept-Language`, else English); strings a language lacks come in English and are listed in `missing`. Conditional fetch: with `version` equal to the current version, or `If-None-Match` equal to the `ETag`, the answer is 304 with no body. The version is per language: one fetched for another language gets 200. Errors: `validation_error` (400), `rate_limited` (429), `internal_error` (500).
+     * @description The whole dictionary of interface strings in the request language (`lang`, else `Accept-Language`, else English); strings a language lacks come in English and are listed in `missing`. Conditional fetch: with `version` equal to the current version, or `If-None-Match` equal to the `ETag`, the answer is 304 with no body. The version is per language: one fetched for another language gets 200. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['getTranslations'];
     put?: never;
@@ -816,7 +816,7 @@ export interface paths {
     };
     /**
      * Interface languages
-     * @description Every interface language, each named in its own language, with no flags.
+     * @description Every interface language, each named in its own language, with no flags. Errors: `rate_limited` (429).
      */
     get: operations['listLanguages'];
     put?: never;
@@ -836,7 +836,7 @@ export interface paths {
     };
     /**
      * Map resources through the API (style, TileJSON, tiles, fonts, sprites, relief)
-     * @description Passes one resource of the map provider through: the body is streamed unchanged with its caching headers, and `If-None-Match` / `If-Modified-Since` are forwarded, so 304 comes back as the provider sends it. Cache tiles exactly as on the direct route. This is the fallback when the provider is unreachable from the client. Only the path shapes listed for `path` are served; any other path, and any path with `..`, `//`, backslashes or encoded slashes, is 404 without contacting the provider. The query string is ignored. Map resources count against their own per-address rate limit. Every answer has `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`; the Content-Type is the one of the resource kind (see the 200 answer), and a provider's HTML, XML or script is refused with 502. Errors: `not_found` (404), `rate_limited` (429), `bad_gateway` (502), `gateway_timeout` (504) — 404 also when the provider has no such resource, 502 when it fails or cannot be reached, 504 when it does not answer in time.
+     * @description Passes one resource of the map provider through: the body is streamed unchanged with its caching headers, and `If-None-Match` / `If-Modified-Since` are forwarded, so 304 comes back as the provider sends it. Cache tiles exactly as on the direct route. This is the fallback when the provider is unreachable from the client. Only the path shapes listed for `path` are served; any other path, and any path with `..`, `//`, backslashes or encoded slashes, is 404 without contacting the provider. The query string is ignored. Map resources count against their own per-address rate limit. Every answer has `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`; the Content-Type is the one of the resource kind (see the 200 answer), and a provider's HTML, XML or script is refused with 502.  — 404 also when the provider has no such resource, 502 when it fails or cannot be reached, 504 when it does not answer in time. Errors: `not_found` (404), `bad_gateway` (502), `gateway_timeout` (504).
      */
     get: operations['getMapResource'];
     put?: never;
@@ -856,7 +856,7 @@ export interface paths {
     };
     /**
      * Event categories, named in the request language (English fallback)
-     * @description Every event category, for the filters of the events feed; names in `lang` or English.
+     * @description Every event category, for the filters of the events feed; names in `lang` or English. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listEventCategories'];
     put?: never;
@@ -876,7 +876,7 @@ export interface paths {
     };
     /**
      * Calendar strip: distinct events per day matching the filters
-     * @description Counts with the same filters as the feed (rule 1). `day`, `day_from` and `day_to` are validated but not applied: the strip always shows the whole window from `first` (rule 2). In today's day (in `timezone`, from the server clock) events that have already ended are not counted; other days are not cut (rule 3). Days past the 180-day schedule horizon count 0.
+     * @description Counts with the same filters as the feed. `day`, `day_from` and `day_to` are validated but not applied: the strip always shows the whole window from `first`. In today's day (in `timezone`, from the server clock) events that have already ended are not counted; other days are not cut. Days past the schedule horizon (180 days from today) count 0. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['getEventCalendar'];
     put?: never;
@@ -896,7 +896,7 @@ export interface paths {
     };
     /**
      * Upcoming events: one card per event at its nearest matching day
-     * @description One card per event, carrying its nearest matching occurrence (rule 1). Order: day, local start time, event id — the same order as the by-day feed (rule 2). Schedules are read up to the 180-day horizon (rule 3). Days never start before today (in `timezone`); occurrences that have already ended are left out. Paging is by `next_cursor` (keyset, no offsets) and exact for any number of events: every event once. A list is read as of its first page: later pages keep that instant for today, the window and what has already ended, so an occurrence ending, or local midnight passing, between two pages neither repeats nor skips an event. A cursor continues only the list it came from (same filters and window); otherwise 400 `validation_error` on `cursor`.
+     * @description One card per event, carrying its nearest matching occurrence. Order: day, local start time, event id — the same order as the by-day feed. Schedules are read up to the horizon (180 days from today). Days never start before today (in `timezone`); occurrences that have already ended are left out. Paging is by `next_cursor` (keyset, no offsets) and exact for any number of events: every event once. A list is read as of its first page: later pages keep that instant for today, the window and what has already ended, so an occurrence ending, or local midnight passing, between two pages neither repeats nor skips an event. A cursor continues only the list it came from (same filters and window); otherwise 400 `validation_error` on `cursor`. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listUpcomingEvents'];
     put?: never;
@@ -916,7 +916,7 @@ export interface paths {
     };
     /**
      * By-day feed: every matching occurrence on its day, grouped per day
-     * @description Same filters and window as `/v1/events/upcoming`, but an event appears on every day it takes place. Order inside and across days: day, local start time, event id. Days never start before today (in `timezone`); occurrences that have already ended are left out. Paging is by `next_cursor` (keyset, no offsets): every occurrence once. A day cut by the page size continues as the first group of the next page. A feed is read as of its first page: later pages keep that instant for today, the window and what has already ended, so an occurrence ending, or local midnight passing, between two pages neither drops nor repeats an occurrence. A cursor continues only the feed it came from (same filters and window); otherwise 400 `validation_error` on `cursor`.
+     * @description Same filters and window as `/v1/events/upcoming`, but an event appears on every day it takes place. Order inside and across days: day, local start time, event id. Days never start before today (in `timezone`); occurrences that have already ended are left out. Paging is by `next_cursor` (keyset, no offsets): every occurrence once. A day cut by the page size continues as the first group of the next page. A feed is read as of its first page: later pages keep that instant for today, the window and what has already ended, so an occurrence ending, or local midnight passing, between two pages neither drops nor repeats an occurrence. A cursor continues only the feed it came from (same filters and window); otherwise 400 `validation_error` on `cursor`. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['getEventFeed'];
     put?: never;
@@ -936,7 +936,7 @@ export interface paths {
     };
     /**
      * Events map: clusters up to zoom 12, points beyond
-     * @description Same filters and window as `/v1/events/upcoming`. Counts are distinct events. Points: one per event at its nearest matching occurrence, at most 500 (`truncated` when more).
+     * @description Same filters and window as `/v1/events/upcoming`. Counts are distinct events. Points: one per event at its nearest matching occurrence, at most 500 (`truncated` when more). Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['getEventMap'];
     put?: never;
@@ -956,7 +956,7 @@ export interface paths {
     };
     /**
      * One event: its card at the next occurrence, its description and next occurrences
-     * @description 404 `not_found` when no published event with this slug has an occurrence that has not ended. `categories`, `calendar`, `upcoming`, `feed` and `map` are routes, never slugs.
+     * @description 404 `not_found` when no published event with this slug has an occurrence that has not ended. `categories`, `calendar`, `upcoming`, `feed` and `map` are routes, never slugs. Errors: `validation_error` (400), `not_found` (404), `rate_limited` (429).
      */
     get: operations['getEventBySlug'];
     put?: never;
@@ -976,7 +976,7 @@ export interface paths {
     };
     /**
      * Places (country, region, district, area), names in the request language
-     * @description Every place, or only the children of `parent_id`, or only one `level`. Order: by level from the country down, then by name. Counts are published listings (the boundary of the feed).
+     * @description Every place, or only the children of `parent_id`, or only one `level`. Order: by level from the country down, then by name. Counts are published listings (the boundary of the feed). Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listPlaces'];
     put?: never;
@@ -996,7 +996,7 @@ export interface paths {
     };
     /**
      * Popular places, the busiest first
-     * @description Places the catalog marks popular, ordered by published listings including nested places (most first), then by name. Never read as a place slug, even when a place is called "popular".
+     * @description Places the catalog marks popular, ordered by published listings including nested places (most first), then by name. Never read as a place slug, even when a place is called "popular". Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listPopularPlaces'];
     put?: never;
@@ -1016,7 +1016,7 @@ export interface paths {
     };
     /**
      * One place: its path from the top, its children and counts per kind
-     * @description The place named by `slug`, with its ancestors from the top level down and its children; `with_totals` adds the number of listings per kind. Unknown slug: 404 `not_found`.
+     * @description The place named by `slug`, with its ancestors from the top level down and its children; `with_totals` adds the number of listings per kind. Unknown slug: 404 `not_found`. Errors: `validation_error` (400), `not_found` (404), `rate_limited` (429).
      */
     get: operations['getPlaceBySlug'];
     put?: never;
@@ -1036,7 +1036,7 @@ export interface paths {
     };
     /**
      * Listing categories of one kind, names in the request language
-     * @description `with_counts=true` adds `listings_count`: published listings of that kind in the category, the same boundary as the feed; no other filter affects it. Event categories are at `/v1/events/categories`.
+     * @description `with_counts=true` adds `listings_count`: published listings of that kind in the category, the same boundary as the feed; no other filter affects it. Event categories are at `/v1/events/categories`. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listCategories'];
     put?: never;
@@ -1056,7 +1056,7 @@ export interface paths {
     };
     /**
      * Amenities grouped, names in the request language
-     * @description Groups in a fixed order (unknown groups last, by code), amenities by name inside a group. `kind` keeps only amenities applicable to that kind; groups left empty are dropped.
+     * @description Groups in a fixed order (unknown groups last, by code), amenities by name inside a group. `kind` keeps only amenities applicable to that kind; groups left empty are dropped. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listAmenities'];
     put?: never;
@@ -1076,7 +1076,7 @@ export interface paths {
     };
     /**
      * Search feed of listings
-     * @description Optional sign-in: signed-in guests get `is_favorite` on each card. Texts are in the request language (`lang` or `Accept-Language`), else English, with `lang`/`translated` on each card. In relevance order, when fewer listings than the server setting SEARCH_RELATED_BELOW (default 10) match `q` exactly, listings related to it follow every exact match, marked `related` (the region of the place named; other stays for a property type): `/v1/search/count` and the map count the exact matches only.
+     * @description Optional sign-in: signed-in guests get `is_favorite` on each card. Texts are in the request language (`lang` or `Accept-Language`), else English, with `lang`/`translated` on each card. In relevance order, when fewer listings than the server setting SEARCH_RELATED_BELOW (default 10) match `q` exactly, listings related to it follow every exact match, marked `related` (the region of the place named; other stays for a property type): `/v1/search/count` and the map count the exact matches only. Errors: `validation_error` (400), `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['searchListings'];
     put?: never;
@@ -1096,7 +1096,7 @@ export interface paths {
     };
     /**
      * Listings on the map: clusters or points
-     * @description Shared filters plus `zoom`. Up to zoom 12: `clusters` on a grid that follows the zoom (count, centre, bbox). Beyond: `points`, at most 500, with `truncated` true when more match. Objects shown at city level only (`city_only`) have no point and are left off. `total` counts the objects on the map. Send the visible area as `bbox`: the grid covers the box evenly, so without one (the whole world) it is coarse.
+     * @description Shared filters plus `zoom`. Up to zoom 12: `clusters` on a grid that follows the zoom (count, centre, bbox). Beyond: `points`, at most 500, with `truncated` true when more match. Objects shown at city level only (`city_only`) have no point and are left off. `total` counts the objects on the map. Send the visible area as `bbox`: the grid covers the box evenly, so without one (the whole world) it is coarse. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['searchMap'];
     put?: never;
@@ -1116,7 +1116,7 @@ export interface paths {
     };
     /**
      * Number of listings matching the filters
-     * @description Same filters and the same answer as the feed, counted by the engine without fetching documents.
+     * @description Same filters and the same answer as the feed, counted by the engine without fetching documents. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['countListings'];
     put?: never;
@@ -1136,7 +1136,7 @@ export interface paths {
     };
     /**
      * Price range and histogram for the price slider
-     * @description Only `kind` and `currency`; other filters are deliberately not accepted. `histogram` has 24 segments on a quadratic scale from zero (a handle at p means `max_minor · p²`), empty when there are no prices.
+     * @description Only `kind` and `currency`; other filters are deliberately not accepted. `histogram` has 24 segments on a quadratic scale from zero (a handle at p means `max_minor · p²`), empty when there are no prices. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['getPriceRange'];
     put?: never;
@@ -1156,7 +1156,7 @@ export interface paths {
     };
     /**
      * Values of the code-valued search filters, with counts
-     * @description For the filter screen: the codes published listings carry for `property_type`, `room_type`, `vehicle_kind`, `transmission`, `food_format`, `diets` and `price_unit`, each with its number of listings (of `kind`, or of all five), most used first. Their names are in the interface dictionary (`listing.property_type.<code>` and so on).
+     * @description For the filter screen: the codes published listings carry for `property_type`, `room_type`, `vehicle_kind`, `transmission`, `food_format`, `diets` and `price_unit`, each with its number of listings (of `kind`, or of all five), most used first. Their names are in the interface dictionary (`listing.property_type.<code>` and so on). Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['getSearchFilterValues'];
     put?: never;
@@ -1176,7 +1176,7 @@ export interface paths {
     };
     /**
      * Suggestions of places and listings as the guest types
-     * @description For a search box: places matched by their translated names and listings matched by their titles, texts in the request language. Public; a short list per call, meant to be asked on each keystroke.
+     * @description For a search box: places matched by their translated names and listings matched by their titles, texts in the request language. Public; a short list per call, meant to be asked on each keystroke. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['suggest'];
     put?: never;
@@ -1196,7 +1196,7 @@ export interface paths {
     };
     /**
      * The main server and the active nodes
-     * @description Where a client may send its requests: `origin` (the main server) and the nodes now in service. A node that is draining or offline is not listed. Errors: `validation_error` (400), `rate_limited` (429), `internal_error` (500).
+     * @description Where a client may send its requests: `origin` (the main server) and the nodes now in service. A node that is draining or offline is not listed. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listNodes'];
     put?: never;
@@ -1216,7 +1216,7 @@ export interface paths {
     };
     /**
      * Client configuration
-     * @description Map (style, tiles and start view), languages, currencies, search limits, payment and upload settings, and the events region. `currencies` lists the catalog currencies (the configured list while the catalog has none). The region name is in the request language. Errors: `validation_error` (400), `rate_limited` (429), `internal_error` (500).
+     * @description Map (style, tiles and start view), languages, currencies, search limits, payment and upload settings, and the events region. `currencies` lists the catalog currencies (the configured list while the catalog has none). The region name is in the request language. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['getConfig'];
     put?: never;
@@ -1236,7 +1236,7 @@ export interface paths {
     };
     /**
      * Currencies
-     * @description Every currency of the catalog, by code, named in the request language. Errors: `rate_limited` (429), `internal_error` (500).
+     * @description Every currency of the catalog, by code, named in the request language. Errors: `rate_limited` (429).
      */
     get: operations['listCurrencies'];
     put?: never;
@@ -1256,7 +1256,7 @@ export interface paths {
     };
     /**
      * Exchange rates (approximate)
-     * @description The latest exchange rates against the base currency. Rates come from a central bank and are a hint only: payment is in the listing’s currency and the bank converts at its own rate, so clients must mark a conversion as approximate. Before any rates are loaded, `rates` is empty and `date` is null. Errors: `rate_limited` (429), `internal_error` (500).
+     * @description The latest exchange rates against the base currency. Rates come from a central bank and are a hint only: payment is in the listing’s currency and the bank converts at its own rate, so clients must mark a conversion as approximate. Before any rates are loaded, `rates` is empty and `date` is null. Errors: `rate_limited` (429).
      */
     get: operations['getFxRates'];
     put?: never;
@@ -1547,7 +1547,7 @@ export interface components {
       last_used_at: string;
       /**
        * Format: date-time
-       * @description Moves forward with each refresh (30 days idle, 180 days at most).
+       * @description Moves forward with each refresh, never past the end of the session’s longest life.
        */
       expires_at: string;
       /** @description Address last seen. */
@@ -2288,6 +2288,8 @@ export interface components {
       property_type: components['schemas']['FilterValue'][];
       /** @description Values of `room_type`, most used first. */
       room_type: components['schemas']['FilterValue'][];
+      /** @description Values of `price_unit`, most used first. */
+      price_unit: components['schemas']['FilterValue'][];
       /** @description Values of `vehicle_kind`, most used first. */
       vehicle_kind: components['schemas']['FilterValue'][];
       /** @description Values of `transmission`, most used first. */
@@ -2296,8 +2298,6 @@ export interface components {
       food_format: components['schemas']['FilterValue'][];
       /** @description Values of `diets`, most used first. */
       diets: components['schemas']['FilterValue'][];
-      /** @description Values of `price_unit`, most used first. */
-      price_unit: components['schemas']['FilterValue'][];
     };
     PlaceSuggestion: {
       id: number;
@@ -2538,6 +2538,21 @@ export interface operations {
           'application/json': components['schemas']['HealthResponse'];
         };
       };
+      /** @description Internal Server Error: `internal_error`. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'internal_error';
+            };
+          };
+        };
+      };
       /** @description Service Unavailable: `unavailable`. */
       503: {
         headers: {
@@ -2546,12 +2561,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['HealthResponse'];
         };
       };
     };
@@ -2581,6 +2591,21 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['LiveResponse'];
+        };
+      };
+      /** @description Internal Server Error: `internal_error`. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'internal_error';
+            };
+          };
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -2652,6 +2677,21 @@ export interface operations {
           'application/json': components['schemas']['ReadyResponse'];
         };
       };
+      /** @description Internal Server Error: `internal_error`. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {string} */
+              code?: 'internal_error';
+            };
+          };
+        };
+      };
       /** @description Service Unavailable: `unavailable`. */
       503: {
         headers: {
@@ -2660,12 +2700,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ReadyResponse'];
         };
       };
     };
@@ -2848,7 +2883,7 @@ export interface operations {
           };
         };
       };
-      /** @description Forbidden: `captcha_required`, `account_restricted`. */
+      /** @description Forbidden: `account_restricted`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2860,7 +2895,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'captcha_required' | 'account_restricted';
+              code?: 'account_restricted';
             };
           };
         };
@@ -3412,7 +3447,7 @@ export interface operations {
           'application/json': components['schemas']['TokenPairResponse'];
         };
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3424,7 +3459,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -3577,7 +3612,7 @@ export interface operations {
           'application/json': components['schemas']['TokenPairResponse'];
         };
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3589,7 +3624,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -4182,7 +4217,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4194,7 +4229,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -4612,7 +4647,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4624,7 +4659,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -8116,7 +8151,7 @@ export interface operations {
           'application/json': components['schemas']['DeviceResponse'];
         };
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -8128,7 +8163,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -8947,22 +8982,6 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: `rate_limited`. */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
-        };
-      };
       /** @description Internal Server Error: `internal_error`. */
       500: {
         headers: {
@@ -9074,7 +9093,7 @@ export interface operations {
           'application/json': components['schemas']['CategoryResponse'][];
         };
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -9086,7 +9105,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -9156,21 +9175,21 @@ export interface operations {
         /** @description Last day of a range (venue zone), inclusive. */
         day_to?: string;
         /** @description Event category codes; any matches. */
-        category?: string | string[];
+        category?: string[];
         entry?: 'free' | 'paid' | 'any';
         /** @description By local start time at the venue: `morning` 05:00–11:59, `day` 12:00–16:59, `evening` 17:00–04:59 (through the night). */
         time?: 'morning' | 'day' | 'evening' | 'any';
         /** @description Exact audience of the event. */
         audience?: 'family' | 'adults' | 'any';
         /** @description Expected crowd sizes (`intimate`, `small`, `medium`, `large`); any matches. */
-        crowd?: string | string[];
+        crowd?: ('intimate' | 'small' | 'medium' | 'large')[];
         /** @description Language the event is held in; exact match (`multi` means several languages). */
-        event_lang?: 'ru' | 'en' | 'th' | 'zh-Hans' | 'multi' | 'any';
+        event_lang?: 'en' | 'ru' | 'th' | 'zh-Hans' | 'multi' | 'any';
         /** @description Words matched against name, description, venue and place, in all languages at once; all words must match. A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent. */
         q?: string;
-        /** @description Box `minLon,minLat,maxLon,maxLat` (degrees). minLon > maxLon crosses the antimeridian. */
+        /** @description `minLon,minLat,maxLon,maxLat` in degrees; minLon > maxLon crosses the antimeridian. */
         bbox?: string;
-        /** @description Point `lat,lon`. Alone it filters nothing (as in the listings search); with `radius_m`, only events within it. */
+        /** @description `lat,lon` in degrees. Alone it filters nothing (as in the listings search); with `radius_m`, only events within it. */
         near?: string;
         /** @description Only events within this many metres of `near` (needs `near`); without it, no distance filter. */
         radius_m?: number;
@@ -9231,7 +9250,7 @@ export interface operations {
           'application/json': components['schemas']['CalendarResponse'];
         };
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -9243,7 +9262,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -9313,21 +9332,21 @@ export interface operations {
         /** @description Last day of a range (venue zone), inclusive. */
         day_to?: string;
         /** @description Event category codes; any matches. */
-        category?: string | string[];
+        category?: string[];
         entry?: 'free' | 'paid' | 'any';
         /** @description By local start time at the venue: `morning` 05:00–11:59, `day` 12:00–16:59, `evening` 17:00–04:59 (through the night). */
         time?: 'morning' | 'day' | 'evening' | 'any';
         /** @description Exact audience of the event. */
         audience?: 'family' | 'adults' | 'any';
         /** @description Expected crowd sizes (`intimate`, `small`, `medium`, `large`); any matches. */
-        crowd?: string | string[];
+        crowd?: ('intimate' | 'small' | 'medium' | 'large')[];
         /** @description Language the event is held in; exact match (`multi` means several languages). */
-        event_lang?: 'ru' | 'en' | 'th' | 'zh-Hans' | 'multi' | 'any';
+        event_lang?: 'en' | 'ru' | 'th' | 'zh-Hans' | 'multi' | 'any';
         /** @description Words matched against name, description, venue and place, in all languages at once; all words must match. A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent. */
         q?: string;
-        /** @description Box `minLon,minLat,maxLon,maxLat` (degrees). minLon > maxLon crosses the antimeridian. */
+        /** @description `minLon,minLat,maxLon,maxLat` in degrees; minLon > maxLon crosses the antimeridian. */
         bbox?: string;
-        /** @description Point `lat,lon`. Alone it filters nothing (as in the listings search); with `radius_m`, only events within it. */
+        /** @description `lat,lon` in degrees. Alone it filters nothing (as in the listings search); with `radius_m`, only events within it. */
         near?: string;
         /** @description Only events within this many metres of `near` (needs `near`); without it, no distance filter. */
         radius_m?: number;
@@ -9538,23 +9557,25 @@ export interface operations {
         day_to?: string;
         /**
          * @description Event category codes; any matches.
-         * @example yoga
+         * @example [
+         *       "yoga"
+         *     ]
          */
-        category?: string | string[];
+        category?: string[];
         entry?: 'free' | 'paid' | 'any';
         /** @description By local start time at the venue: `morning` 05:00–11:59, `day` 12:00–16:59, `evening` 17:00–04:59 (through the night). */
         time?: 'morning' | 'day' | 'evening' | 'any';
         /** @description Exact audience of the event. */
         audience?: 'family' | 'adults' | 'any';
         /** @description Expected crowd sizes (`intimate`, `small`, `medium`, `large`); any matches. */
-        crowd?: string | string[];
+        crowd?: ('intimate' | 'small' | 'medium' | 'large')[];
         /** @description Language the event is held in; exact match (`multi` means several languages). */
-        event_lang?: 'ru' | 'en' | 'th' | 'zh-Hans' | 'multi' | 'any';
+        event_lang?: 'en' | 'ru' | 'th' | 'zh-Hans' | 'multi' | 'any';
         /** @description Words matched against name, description, venue and place, in all languages at once; all words must match. A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent. */
         q?: string;
-        /** @description Box `minLon,minLat,maxLon,maxLat` (degrees). minLon > maxLon crosses the antimeridian. */
+        /** @description `minLon,minLat,maxLon,maxLat` in degrees; minLon > maxLon crosses the antimeridian. */
         bbox?: string;
-        /** @description Point `lat,lon`. Alone it filters nothing (as in the listings search); with `radius_m`, only events within it. */
+        /** @description `lat,lon` in degrees. Alone it filters nothing (as in the listings search); with `radius_m`, only events within it. */
         near?: string;
         /** @description Only events within this many metres of `near` (needs `near`); without it, no distance filter. */
         radius_m?: number;
@@ -9771,24 +9792,24 @@ export interface operations {
         /** @description Last day of a range (venue zone), inclusive. */
         day_to?: string;
         /** @description Event category codes; any matches. */
-        category?: string | string[];
+        category?: string[];
         entry?: 'free' | 'paid' | 'any';
         /** @description By local start time at the venue: `morning` 05:00–11:59, `day` 12:00–16:59, `evening` 17:00–04:59 (through the night). */
         time?: 'morning' | 'day' | 'evening' | 'any';
         /** @description Exact audience of the event. */
         audience?: 'family' | 'adults' | 'any';
         /** @description Expected crowd sizes (`intimate`, `small`, `medium`, `large`); any matches. */
-        crowd?: string | string[];
+        crowd?: ('intimate' | 'small' | 'medium' | 'large')[];
         /** @description Language the event is held in; exact match (`multi` means several languages). */
-        event_lang?: 'ru' | 'en' | 'th' | 'zh-Hans' | 'multi' | 'any';
+        event_lang?: 'en' | 'ru' | 'th' | 'zh-Hans' | 'multi' | 'any';
         /** @description Words matched against name, description, venue and place, in all languages at once; all words must match. A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent. */
         q?: string;
         /**
-         * @description Box `minLon,minLat,maxLon,maxLat` (degrees). minLon > maxLon crosses the antimeridian.
+         * @description `minLon,minLat,maxLon,maxLat` in degrees; minLon > maxLon crosses the antimeridian.
          * @example 98.2,7.7,98.5,8.1
          */
         bbox?: string;
-        /** @description Point `lat,lon`. Alone it filters nothing (as in the listings search); with `radius_m`, only events within it. */
+        /** @description `lat,lon` in degrees. Alone it filters nothing (as in the listings search); with `radius_m`, only events within it. */
         near?: string;
         /** @description Only events within this many metres of `near` (needs `near`); without it, no distance filter. */
         radius_m?: number;
@@ -9859,7 +9880,7 @@ export interface operations {
           'application/json': components['schemas']['EventMapResponse'];
         };
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -9871,7 +9892,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -10022,7 +10043,7 @@ export interface operations {
           'application/json': components['schemas']['EventPageResponse'];
         };
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -10034,7 +10055,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -10186,7 +10207,7 @@ export interface operations {
           'application/json': components['schemas']['PlaceResponse'][];
         };
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -10198,7 +10219,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -10315,7 +10336,7 @@ export interface operations {
           'application/json': components['schemas']['PlaceResponse'][];
         };
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -10327,7 +10348,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -10483,7 +10504,7 @@ export interface operations {
           'application/json': components['schemas']['PlaceCardResponse'];
         };
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -10495,7 +10516,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -10626,7 +10647,7 @@ export interface operations {
           'application/json': components['schemas']['CategoryResponse'][];
         };
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -10638,7 +10659,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -10772,7 +10793,7 @@ export interface operations {
           'application/json': components['schemas']['AmenityGroupResponse'][];
         };
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -10784,7 +10805,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -10901,15 +10922,16 @@ export interface operations {
         /** @description Stays: the flag must equal this value. */
         long_stay?: boolean;
         /** @description Any of these categories. */
-        category_id?: string[];
+        category_id?: number[];
         /** @description Experiences and services: minutes at most. */
         duration_max?: number;
         /** @description Languages the host speaks or the activity runs in: any matches. */
-        languages?: string[];
+        languages?: ('en' | 'ru' | 'th' | 'zh-Hans')[];
         /** @description Experiences: group size at most (small groups). */
         group_size_max?: number;
         /** @description Experiences and services: bookable for the same day. */
         same_day?: boolean;
+        /** @description What the price is for. */
         price_unit?: 'night' | 'month' | 'person' | 'hour' | 'day' | 'trip' | 'item';
         /** @description Transport: any of these vehicle kinds. */
         vehicle_kind?: string[];
@@ -10929,6 +10951,8 @@ export interface operations {
         instant_book?: boolean;
         /** @description Average rating at least this. */
         rating_min?: number;
+        /** @description Rated by at least this many guests: an average that many agree on. */
+        rating_count_min?: number;
         /**
          * @description `relevance` (with `q`: best match; without: best rated), `price_asc`, `price_desc`, `rating`, `distance` (needs `near`), `new`.
          * @example price_asc
@@ -11028,7 +11052,7 @@ export interface operations {
           'application/json': components['schemas']['FeedResponse'];
         };
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -11040,7 +11064,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -11188,15 +11212,16 @@ export interface operations {
         /** @description Stays: the flag must equal this value. */
         long_stay?: boolean;
         /** @description Any of these categories. */
-        category_id?: string[];
+        category_id?: number[];
         /** @description Experiences and services: minutes at most. */
         duration_max?: number;
         /** @description Languages the host speaks or the activity runs in: any matches. */
-        languages?: string[];
+        languages?: ('en' | 'ru' | 'th' | 'zh-Hans')[];
         /** @description Experiences: group size at most (small groups). */
         group_size_max?: number;
         /** @description Experiences and services: bookable for the same day. */
         same_day?: boolean;
+        /** @description What the price is for. */
         price_unit?: 'night' | 'month' | 'person' | 'hour' | 'day' | 'trip' | 'item';
         /** @description Transport: any of these vehicle kinds. */
         vehicle_kind?: string[];
@@ -11216,6 +11241,8 @@ export interface operations {
         instant_book?: boolean;
         /** @description Average rating at least this. */
         rating_min?: number;
+        /** @description Rated by at least this many guests: an average that many agree on. */
+        rating_count_min?: number;
         /**
          * @description Map zoom 0 to 22: up to 12 clusters, beyond that points.
          * @example 12
@@ -11274,7 +11301,7 @@ export interface operations {
           'application/json': components['schemas']['MapResponse'];
         };
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -11286,7 +11313,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -11349,46 +11376,91 @@ export interface operations {
   countListings: {
     parameters: {
       query?: {
-        /** @example stay */
+        /**
+         * @description One kind, or `all` (the default).
+         * @example stay
+         */
         kind?: 'stay' | 'experience' | 'service' | 'transport' | 'food' | 'all';
+        /** @description `minLon,minLat,maxLon,maxLat`; minLon > maxLon crosses the antimeridian. A `city_only` listing (no point) is inside when its place's centre is; it is still left off the map. */
         bbox?: string;
+        /** @description `lat,lon`: the point distances are measured from (`distance_m`, sort `distance`). Alone it filters nothing (as in the events routes); with `radius_m`, only objects within it. */
         near?: string;
+        /** @description Only objects within this many metres of `near` (needs `near`); a `city_only` listing by its place's centre. With sort `distance`, `city_only` listings come last. */
         radius_m?: number;
+        /** @description Free text, by words, in any of the four languages at once (and mixed): the district or city (there is no place_id filter: pass it here; one typo forgiven), what is wanted (a category, an amenity, a property type: matched by its code whatever language a listing is written in, or by its name and description) and intents that stand for the filters below ("pet friendly", "near the beach", "monthly", "with kids", "2 bedrooms", "for 4 people", "Chinese speaking", "cheap" and "best" as orders, "near me" as the distance from `near`). Filters sent as parameters win over intents. Words that select nothing only rank (see `unmatched_terms`). A `q` without any letter or digit (empty, spaces, punctuation only) is treated as absent. */
         q?: string;
+        /** @description First day (check-in); available = no blocked day in the range. */
         date_from?: string;
+        /** @description Day after the last (check-out, exclusive); without it, the one day `date_from`. */
         date_to?: string;
-        /** @example 2 */
+        /**
+         * @description Stays: `max_guests` at least this; experiences: group size at least this; other kinds unaffected.
+         * @example 2
+         */
         guests?: number;
+        /** @description Minor units of `currency`. */
         price_min?: number;
+        /** @description Minor units of `currency`. */
         price_max?: number;
+        /** @description Currency of `price_min`/`price_max` (default: the base currency); converted through FX rates. */
         currency?: string;
+        /** @description Stays: any of these property types. */
         property_type?: string[];
+        /** @description Stays. */
         room_type?: string;
+        /** @description Stays. */
         bedrooms_min?: number;
+        /** @description Stays. */
         beds_min?: number;
+        /** @description Stays. */
         bathrooms_min?: number;
+        /** @description Stays: metres to the beach at most. */
         beach_distance_max?: number;
-        /** @example true */
+        /**
+         * @description Stays: the flag must equal this value.
+         * @example true
+         */
         pets_allowed?: boolean;
+        /** @description Stays: the flag must equal this value. */
         smoking_allowed?: boolean;
+        /** @description Stays: the flag must equal this value. */
         children_allowed?: boolean;
+        /** @description Stays: the flag must equal this value. */
         parties_allowed?: boolean;
+        /** @description Stays: the flag must equal this value. */
         long_stay?: boolean;
-        category_id?: string[];
+        /** @description Any of these categories. */
+        category_id?: number[];
+        /** @description Experiences and services: minutes at most. */
         duration_max?: number;
-        languages?: string[];
+        /** @description Languages the host speaks or the activity runs in: any matches. */
+        languages?: ('en' | 'ru' | 'th' | 'zh-Hans')[];
+        /** @description Experiences: group size at most (small groups). */
         group_size_max?: number;
+        /** @description Experiences and services: bookable for the same day. */
         same_day?: boolean;
+        /** @description What the price is for. */
         price_unit?: 'night' | 'month' | 'person' | 'hour' | 'day' | 'trip' | 'item';
+        /** @description Transport: any of these vehicle kinds. */
         vehicle_kind?: string[];
+        /** @description Transport. */
         transmission?: 'automatic' | 'manual';
+        /** @description Transport. */
         seats_min?: number;
+        /** @description Food. */
         food_format?: string;
+        /** @description Food: menu marks; all must match. */
         diets?: string[];
+        /** @description Food: the flag must equal this value. */
         alcohol?: boolean;
+        /** @description Amenity codes; all must match. */
         amenities?: string[];
+        /** @description The flag must equal this value. */
         instant_book?: boolean;
+        /** @description Average rating at least this. */
         rating_min?: number;
+        /** @description Rated by at least this many guests: an average that many agree on. */
+        rating_count_min?: number;
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -11416,7 +11488,7 @@ export interface operations {
           'application/json': components['schemas']['CountResponse'];
         };
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -11428,7 +11500,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -11556,7 +11628,7 @@ export interface operations {
           'application/json': components['schemas']['PriceRangeResponse'];
         };
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -11568,7 +11640,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -11692,7 +11764,7 @@ export interface operations {
           'application/json': components['schemas']['FilterValuesResponse'];
         };
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -11704,7 +11776,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };
@@ -11826,7 +11898,7 @@ export interface operations {
           'application/json': components['schemas']['SuggestResponse'];
         };
       };
-      /** @description Bad Request: `validation_error`, `email_pref_unknown`, `push_pref_unknown`. */
+      /** @description Bad Request: `validation_error`. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -11838,7 +11910,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown' | 'push_pref_unknown';
+              code?: 'validation_error';
             };
           };
         };

@@ -19,6 +19,16 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import {
+  CATEGORY_KINDS,
+  EVENT_ENTRIES,
+  LISTING_KINDS,
+  LOCATION_MODES,
+  PLACE_LEVELS,
+  PRICE_UNITS,
+  RECORD_STATUSES,
+  SCHEDULE_KINDS,
+} from '@guest/catalog';
 
 /** Texts keyed by language code (`en`, `ru`, `th`, `zh-Hans`); any language may be missing. */
 export type LocalizedText = Partial<Record<string, string>>;
@@ -65,7 +75,7 @@ export const places = pgTable(
     id: serial('id').primaryKey(),
     externalId: text('external_id').notNull(),
     parentId: integer('parent_id'),
-    level: text('level', { enum: ['country', 'region', 'district', 'area'] }).notNull(),
+    level: text('level', { enum: PLACE_LEVELS }).notNull(),
     slug: text('slug').notNull(),
     name: jsonb('name').$type<LocalizedText>().notNull(),
     timezone: text('timezone'),
@@ -87,7 +97,7 @@ export const categories = pgTable(
   {
     id: serial('id').primaryKey(),
     code: text('code').notNull(),
-    kind: text('kind', { enum: ['experience', 'service', 'transport', 'food', 'event'] }).notNull(),
+    kind: text('kind', { enum: CATEGORY_KINDS }).notNull(),
     name: jsonb('name').$type<LocalizedText>().notNull(),
     ...tracked,
   },
@@ -118,20 +128,18 @@ export const listings = pgTable(
   {
     id: serial('id').primaryKey(),
     externalId: text('external_id').notNull(),
-    kind: text('kind', { enum: ['stay', 'experience', 'service', 'transport', 'food'] }).notNull(),
-    status: text('status', { enum: ['draft', 'published', 'archived'] }).notNull(),
+    kind: text('kind', { enum: LISTING_KINDS }).notNull(),
+    status: text('status', { enum: RECORD_STATUSES }).notNull(),
     title: jsonb('title').$type<LocalizedText>().notNull(),
     description: jsonb('description').$type<LocalizedText>().notNull(),
     originalLang: text('original_lang').notNull(),
     placeId: integer('place_id').notNull(),
     lat: doublePrecision('lat'),
     lon: doublePrecision('lon'),
-    locationMode: text('location_mode', { enum: ['exact', 'approximate', 'city_only'] }).notNull(),
+    locationMode: text('location_mode', { enum: LOCATION_MODES }).notNull(),
     priceMinor: bigint('price_minor', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),
-    priceUnit: text('price_unit', {
-      enum: ['night', 'month', 'person', 'hour', 'day', 'trip', 'item'],
-    }).notNull(),
+    priceUnit: text('price_unit', { enum: PRICE_UNITS }).notNull(),
     ratingAvg: real('rating_avg'),
     ratingCount: integer('rating_count').notNull().default(0),
     photos: jsonb('photos').$type<PhotoRow[]>().notNull(),
@@ -226,13 +234,22 @@ export const listingFood = pgTable('listing_food', {
   alcohol: boolean('alcohol').notNull(),
 });
 
+/** The table of each kind's block (the attributes of listing-attributes.ts in libs/catalog). */
+export const listingKindTables = {
+  stay: listingStay,
+  experience: listingExperience,
+  service: listingService,
+  transport: listingTransport,
+  food: listingFood,
+} as const satisfies Record<(typeof LISTING_KINDS)[number], unknown>;
+
 export const events = pgTable(
   'events',
   {
     id: serial('id').primaryKey(),
     externalId: text('external_id').notNull(),
     slug: text('slug').notNull(),
-    status: text('status', { enum: ['draft', 'published', 'archived'] }).notNull(),
+    status: text('status', { enum: RECORD_STATUSES }).notNull(),
     title: jsonb('title').$type<LocalizedText>().notNull(),
     description: jsonb('description').$type<LocalizedText>().notNull(),
     originalLang: text('original_lang').notNull(),
@@ -242,7 +259,7 @@ export const events = pgTable(
     venueLat: doublePrecision('venue_lat').notNull(),
     venueLon: doublePrecision('venue_lon').notNull(),
     timezone: text('timezone').notNull(),
-    entry: text('entry', { enum: ['free', 'paid'] }).notNull(),
+    entry: text('entry', { enum: EVENT_ENTRIES }).notNull(),
     priceMinor: bigint('price_minor', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),
     audience: text('audience').notNull(),
@@ -265,7 +282,7 @@ export const eventSchedules = pgTable(
       .notNull()
       .references(() => events.id, { onDelete: 'cascade' }),
     position: smallint('position').notNull(),
-    kind: text('kind', { enum: ['once', 'weekly'] }).notNull(),
+    kind: text('kind', { enum: SCHEDULE_KINDS }).notNull(),
     date: date('date'),
     days: text('days').array(),
     dateFrom: date('date_from'),

@@ -1,9 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
 import { ERROR_CODES, type ErrorCode } from '../errors/codes.ts';
-import { OPERATION_IDS } from './operation-ids.ts';
 import { IDEMPOTENCY_KEY_DESCRIPTION, IDEMPOTENCY_KEY_PATTERN } from '../idempotency.ts';
-import type { OperationExample } from './example.ts';
+import type { OpenApiTag, OperationExample } from './example.ts';
 
 type Json = Record<string, any>;
 
@@ -13,6 +12,8 @@ export const ROUTE_FACTS = {
   rateLimited: 'x-guest-rate-limited',
   restrictable: 'x-guest-restrictable',
   example: 'x-guest-example',
+  errors: 'x-guest-errors',
+  conditional: 'x-guest-conditional',
 } as const;
 
 /**
@@ -26,37 +27,8 @@ export interface GuardFacts {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
-/** The operations whose answers carry an `ETag` and honour `If-None-Match` (304). */
-const CONDITIONAL = new Set(['getTranslations', 'getMapResource']);
-
-/** Codes any operation answering with this status may carry, whatever its description lists. */
-const GENERIC_CODES: Partial<Record<number, ErrorCode[]>> = {
-  400: ['validation_error'],
-  401: ['unauthorized'],
-  404: ['not_found'],
-  409: ['conflict'],
-  413: ['payload_too_large'],
-  415: ['unsupported_media_type'],
-  422: ['schema_invalid'],
-  429: ['rate_limited'],
-  500: ['internal_error'],
-  502: ['bad_gateway'],
-  503: ['unavailable'],
-  504: ['gateway_timeout'],
-};
-
-const TAGS: Array<{ name: string; description: string }> = [
-  { name: 'auth', description: 'Accounts, sign-in, tokens and sessions.' },
-  { name: 'me', description: 'The signed-in guest: profile, preferences, favorites, transactions, devices.' },
-  { name: 'media', description: 'Private files, fetched with a short-lived ticket.' },
-  { name: 'badges', description: 'Unread counters and marking things read.' },
-  { name: 'search', description: 'Listings search: feed, map, counts, price range, suggestions.' },
-  { name: 'events', description: 'The events listing: feed, calendar strip, upcoming, map, event pages.' },
-  { name: 'map', description: 'Map resources (style, tiles, fonts, sprites) through the API.' },
-  { name: 'reference', description: 'Reference data: places, categories, amenities, currencies, configuration.' },
-  { name: 'localization', description: 'Languages and interface texts.' },
-  { name: 'monitoring', description: 'Health of the service.' },
-];
+/** Codes every operation may answer with, whatever it declares: a fault, and a dependency or the server going away. */
+const EVERY_OPERATION: ErrorCode[] = ['internal_error', 'unavailable'];
 
 const HEADERS: Json = {
   XRequestId: {
@@ -121,20 +93,13 @@ function walk(node: unknown, visit: (obj: Json) => void): void {
   }
 }
 
-function codesIn(description: string | undefined): ErrorCode[] {
-  const found = new Set<ErrorCode>();
-  for (const m of (description ?? '').matchAll(/`([a-z_]+)`/g)) {
-    if (m[1]! in ERROR_CODES) found.add(m[1] as ErrorCode);
-  }
-  return [...found];
-}
-
 /** A query boolean is `true`/`false`/`1`/`0` on the wire; generators must see a boolean. */
 function booleanParameter(schema: Json): Json | null {
   if (!Array.isArray(schema.enum) || !isDeepStrictEqual([...schema.enum].sort(), ['0', '1', 'false', 'true']))
     return null;
   const out: Json = { type: 'boolean' };
   if (schema.description) out.description = schema.description;
+  for (const [k, v] of Object.entries(schema)) if (k.startsWith('x-')) out[k] = v;
   if (schema.default !== undefined) out.default = schema.default === 'true' || schema.default === '1';
   return out;
 }
@@ -151,10 +116,7 @@ function errorSchema(codes: ErrorCode[]): Json {
   };
 }
 
-function finishOperation(path: string, method: string, op: Json): void {
-  const key = `${method.toUpperCase()} ${path}`;
-  const operationId = OPERATION_IDS[key];
-  if (operationId) op.operationId = operationId;
+function finishOperation(path: string, op: Json): void {
   // Public operations say so: without `security`, a reader cannot tell public from forgotten.
   op.security ??= [];
 
@@ -162,11 +124,9 @@ function finishOperation(path: string, method: string, op: Json): void {
   const rateLimited = op[ROUTE_FACTS.rateLimited] === true;
   const restrictable = op[ROUTE_FACTS.restrictable] === true;
   const example = op[ROUTE_FACTS.example] as OperationExample | undefined;
-  delete op[ROUTE_FACTS.idempotent];
-  delete op[ROUTE_FACTS.rateLimited];
-  delete op[ROUTE_FACTS.restrictable];
-  delete op[ROUTE_FACTS.example];
-  const conditional = CONDITIONAL.has(op.operationId);
+  const declared = (op[ROUTE_FACTS.errors] as ErrorCode[] | undefined) ?? [];
+  const conditional = op[ROUTE_FACTS.conditional] === true;
+  for (const fact of Object.values(ROUTE_FACTS)) delete op[fact];
 
   const params: Json[] = (op.parameters ?? []).filter(
     (p: Json) => !(p.in === 'header' && /^(accept-language|if-none-match|idempotency-key)$/i.test(p.name)),
@@ -181,17 +141,28 @@ function finishOperation(path: string, method: string, op: Json): void {
   op.parameters = params;
   if (example) applyExample(path, op, example);
 
+  // The codes the operation answers with: its own, and those of every operation, of every
+  // rate-limited one (its quota spent) and of every one behind a guard that turns a restricted
+  // account's token away before the route runs.
+  const codes = [
+    ...new Set<ErrorCode>([
+      ...declared,
+      ...(rateLimited ? (['rate_limited'] as const) : []),
+      ...(restrictable ? (['account_restricted'] as const) : []),
+      ...EVERY_OPERATION,
+    ]),
+  ];
+  // The description names them all but those of every operation, as a reader scanning it expects.
+  const named = codes.filter((c) => !EVERY_OPERATION.includes(c));
+  if (named.length) {
+    const own = named.map((c) => `\`${c}\` (${ERROR_CODES[c]})`).join(', ');
+    const text = typeof op.description === 'string' ? op.description.trim() : '';
+    op.description = `${text ? `${text} ` : ''}Errors: ${own}.`;
+  }
   const responses: Json = (op.responses ??= {});
-  // Every route may be turned away while the server closes or a dependency is down, and every
-  // rate-limited one when its quota is spent.
-  if (rateLimited) responses['429'] ??= { content: { 'application/json': { schema: {} } } };
-  responses['503'] ??= { content: { 'application/json': { schema: {} } } };
-  const listed = codesIn(op.description);
-  // A restricted account's token is turned away by the guard before the route runs, whatever
-  // the route's own description names (issue 14 point 6).
-  if (restrictable) {
-    responses['403'] ??= { content: { 'application/json': { schema: {} } } };
-    if (!listed.includes('account_restricted')) listed.push('account_restricted');
+  for (const code of codes) {
+    // A status the route answers with a body of its own (a 503 health report) keeps it.
+    responses[String(ERROR_CODES[code])] ??= { content: { 'application/json': { schema: {} } } };
   }
   for (const [status, response] of Object.entries(responses) as Array<[string, Json]>) {
     const n = Number(status);
@@ -204,13 +175,12 @@ function finishOperation(path: string, method: string, op: Json): void {
     }
     response.headers = { ...response.headers, ...headers };
     if (n >= 400) {
-      const ofStatus = (Object.keys(ERROR_CODES) as ErrorCode[]).filter((c) => ERROR_CODES[c] === n);
-      const named = listed.filter((c) => ERROR_CODES[c] === n);
-      const codes = [...new Set([...(GENERIC_CODES[n] ?? []), ...(named.length ? named : ofStatus)])];
+      const ofStatus = codes.filter((c) => ERROR_CODES[c] === n);
       const json = response.content?.['application/json'];
-      if (json && codes.length) json.schema = errorSchema(codes);
+      // A placeholder schema (no route schema for this status) becomes the envelope with its codes.
+      if (json && ofStatus.length && Object.keys(json.schema ?? {}).length === 0) json.schema = errorSchema(ofStatus);
       if (!response.description || response.description === 'Default Response')
-        response.description = `${STATUS_CODES[n] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}.`;
+        response.description = `${STATUS_CODES[n] ?? 'Error'}: ${ofStatus.map((c) => `\`${c}\``).join(', ')}.`;
     } else if (!response.description || response.description === 'Default Response') {
       response.description = STATUS_CODES[n] ?? 'Success';
     }
@@ -221,7 +191,9 @@ function finishOperation(path: string, method: string, op: Json): void {
 function applyExample(path: string, op: Json, example: OperationExample): void {
   for (const p of op.parameters as Json[]) {
     const value = p.in === 'path' ? example.params?.[p.name] : p.in === 'query' ? example.query?.[p.name] : undefined;
-    if (value !== undefined) p.example = value;
+    if (value === undefined) continue;
+    // A list parameter takes its values repeated or comma-separated: the document's example is the array.
+    p.example = p.schema?.type === 'array' && typeof value === 'string' ? value.split(',') : value;
   }
   // The map proxy's wildcard is `path` in the document (`*` in the route).
   if (path.endsWith('/{path}') && example.params?.['*'] !== undefined) {
@@ -285,12 +257,15 @@ function reachable(doc: Json): Set<string> {
 }
 
 /**
- * Finishes the generated document into the one clients and tools get: stable `operationId`s,
- * `security: []` on public operations, the headers of the conventions, error responses whose
+ * Finishes the generated document into the one clients and tools get: `security: []` on public
+ * operations, the routes' facts (their error codes, conditional answers, examples), the headers of the conventions, error responses whose
  * `code` lists the codes of that operation, booleans as booleans, the map proxy's path as a
  * parameter, and only the component schemas the operations use (no fragment `$id`, no twins).
  */
-export function finishDocument(doc: Json, opts: { servers: Array<{ url: string; description: string }> }): Json {
+export function finishDocument(
+  doc: Json,
+  opts: { servers: Array<{ url: string; description: string }>; tags: OpenApiTag[] },
+): Json {
   doc.servers = opts.servers;
   const paths: Json = {};
   for (const [rawPath, item] of Object.entries(doc.paths ?? {}) as Array<[string, Json]>) {
@@ -309,7 +284,7 @@ export function finishDocument(doc: Json, opts: { servers: Array<{ url: string; 
         }
       }
     }
-    for (const method of METHODS) if (item[method]) finishOperation(path, method, item[method]);
+    for (const method of METHODS) if (item[method]) finishOperation(path, item[method]);
     paths[path] = item;
   }
   doc.paths = paths;
@@ -318,9 +293,10 @@ export function finishDocument(doc: Json, opts: { servers: Array<{ url: string; 
   walk(doc.paths, (obj) => {
     if (Array.isArray(obj.tags)) for (const t of obj.tags) if (typeof t === 'string') usedTags.add(t);
   });
+  // The tags the apps declare, in their order; one a route names and no app declares is kept bare.
   doc.tags = [
-    ...TAGS.filter((t) => usedTags.has(t.name)),
-    ...[...usedTags].filter((t) => !TAGS.some((k) => k.name === t)).map((name) => ({ name, description: name })),
+    ...opts.tags.filter((t) => usedTags.has(t.name)),
+    ...[...usedTags].filter((t) => !opts.tags.some((k) => k.name === t)).map((name) => ({ name, description: name })),
   ];
 
   doc.components ??= {};

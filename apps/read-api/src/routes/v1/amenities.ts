@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses, langParam } from '@guest/http-kit';
+import { langParam } from '@guest/http-kit';
 import { LISTING_KINDS } from '@guest/catalog';
 import { AmenityGroupResponse } from '../../amenities/schemas.ts';
 import type { ReadRouteOptions } from '../../services.ts';
@@ -11,6 +11,7 @@ export default async function amenitiesRoute(app: FastifyInstance, { services }:
     '/v1/amenities',
     {
       config: {
+        errors: ['validation_error'],
         example: {
           query: { kind: 'stay', lang: 'en' },
           response: [
@@ -31,6 +32,7 @@ export default async function amenitiesRoute(app: FastifyInstance, { services }:
         },
       },
       schema: {
+        operationId: 'listAmenities',
         tags: ['reference'],
         summary: 'Amenities grouped, names in the request language',
         description:
@@ -40,7 +42,7 @@ export default async function amenitiesRoute(app: FastifyInstance, { services }:
           kind: z.enum(LISTING_KINDS).extract(['stay', 'experience', 'service']).optional(),
           lang: langParam,
         }),
-        response: { 200: z.array(AmenityGroupResponse), ...errorResponses(400, 429, 500) },
+        response: { 200: z.array(AmenityGroupResponse) },
       },
     },
     async (req) => services.amenities.grouped(req.query.kind ?? null, req.lang),

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses, langParam, queryBool } from '@guest/http-kit';
+import { langParam, queryBool } from '@guest/http-kit';
 import { CATEGORY_KINDS } from '@guest/catalog';
 import { CategoryResponse } from '../../categories/schemas.ts';
 import type { ReadRouteOptions } from '../../services.ts';
@@ -11,6 +11,7 @@ export default async function categoriesRoute(app: FastifyInstance, { services }
     '/v1/categories',
     {
       config: {
+        errors: ['validation_error'],
         example: {
           query: { kind: 'experience', with_counts: true, lang: 'en' },
           response: [
@@ -20,6 +21,7 @@ export default async function categoriesRoute(app: FastifyInstance, { services }
         },
       },
       schema: {
+        operationId: 'listCategories',
         tags: ['reference'],
         summary: 'Listing categories of one kind, names in the request language',
         description:
@@ -30,7 +32,7 @@ export default async function categoriesRoute(app: FastifyInstance, { services }
           with_counts: queryBool.default(false),
           lang: langParam,
         }),
-        response: { 200: z.array(CategoryResponse), ...errorResponses(400, 429, 500) },
+        response: { 200: z.array(CategoryResponse) },
       },
     },
     async (req) => services.categories.list(req.query.kind, { withCounts: req.query.with_counts, lang: req.lang }),

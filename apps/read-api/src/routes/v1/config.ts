@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { ConfigResponse } from '../../config/schemas.ts';
 import { originOf } from '../../nodes/origin.ts';
 import type { ReadRouteOptions } from '../../services.ts';
@@ -16,6 +15,7 @@ export default async function configRoutes(
     '/v1/config',
     {
       config: {
+        errors: ['validation_error'],
         example: {
           response: {
             map: {
@@ -59,14 +59,14 @@ export default async function configRoutes(
         },
       },
       schema: {
+        operationId: 'getConfig',
         tags: ['reference'],
         summary: 'Client configuration',
         description:
           'Map (style, tiles and start view), languages, currencies, search limits, payment and upload settings, ' +
           'and the events region. `currencies` lists the catalog currencies (the configured list while the ' +
-          'catalog has none). The region name is in the request language. ' +
-          `Errors: ${describeCodes('validation_error', 'rate_limited', 'internal_error')}.`,
-        response: { 200: ConfigResponse, ...errorResponses(400, 429, 500) },
+          'catalog has none). The region name is in the request language.',
+        response: { 200: ConfigResponse },
       },
     },
     async (req, reply) => {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { CurrencyResponse } from '../../currencies/schemas.ts';
 import type { ReadRouteOptions } from '../../services.ts';
 
@@ -15,6 +14,7 @@ export default async function currenciesRoutes(
     '/v1/currencies',
     {
       config: {
+        errors: [],
         example: {
           response: [
             { code: 'EUR', name: 'Euro', symbol: '€', minor_units: 2 },
@@ -23,12 +23,11 @@ export default async function currenciesRoutes(
         },
       },
       schema: {
+        operationId: 'listCurrencies',
         tags: ['reference'],
         summary: 'Currencies',
-        description:
-          'Every currency of the catalog, by code, named in the request language. ' +
-          `Errors: ${describeCodes('rate_limited', 'internal_error')}.`,
-        response: { 200: z.array(CurrencyResponse), ...errorResponses(429, 500) },
+        description: 'Every currency of the catalog, by code, named in the request language.',
+        response: { 200: z.array(CurrencyResponse) },
       },
     },
     async (req, reply) => {

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { I18nQuery } from '../../i18n/params.ts';
 import { I18nResponse, NotModified } from '../../i18n/schemas.ts';
 import type { ReadRouteOptions } from '../../services.ts';
@@ -20,6 +19,8 @@ export default async function i18nRoutes(app: FastifyInstance, { services, confi
     '/v1/i18n',
     {
       config: {
+        errors: ['validation_error'],
+        conditional: true,
         example: {
           query: { lang: 'en' },
           response: {
@@ -31,16 +32,16 @@ export default async function i18nRoutes(app: FastifyInstance, { services, confi
         },
       },
       schema: {
+        operationId: 'getTranslations',
         tags: ['localization'],
         summary: 'Interface strings for one language',
         description:
           'The whole dictionary of interface strings in the request language (`lang`, else `Accept-Language`, ' +
           'else English); strings a language lacks come in English and are listed in `missing`. ' +
           'Conditional fetch: with `version` equal to the current version, or `If-None-Match` equal to the `ETag`, ' +
-          'the answer is 304 with no body. The version is per language: one fetched for another language gets 200. ' +
-          `Errors: ${describeCodes('validation_error', 'rate_limited', 'internal_error')}.`,
+          'the answer is 304 with no body. The version is per language: one fetched for another language gets 200.',
         querystring: I18nQuery,
-        response: { 200: I18nResponse, 304: NotModified, ...errorResponses(400, 429, 500) },
+        response: { 200: I18nResponse, 304: NotModified },
       },
     },
     async (req, reply) => {

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { originOf } from '../../nodes/origin.ts';
 import { NodesResponse } from '../../nodes/schemas.ts';
 import type { ReadRouteOptions } from '../../services.ts';
@@ -12,18 +11,19 @@ export default async function nodesRoutes(app: FastifyInstance, { services, conf
     '/v1/nodes',
     {
       config: {
+        errors: ['validation_error'],
         example: {
           response: { origin: { api_url: 'https://api.example.com', files_url: 'https://api.example.com' }, nodes: [] },
         },
       },
       schema: {
+        operationId: 'listNodes',
         tags: ['reference'],
         summary: 'The main server and the active nodes',
         description:
           'Where a client may send its requests: `origin` (the main server) and the nodes now in service. A node ' +
-          'that is draining or offline is not listed. ' +
-          `Errors: ${describeCodes('validation_error', 'rate_limited', 'internal_error')}.`,
-        response: { 200: NodesResponse, ...errorResponses(400, 429, 500) },
+          'that is draining or offline is not listed.',
+        response: { 200: NodesResponse },
       },
     },
     async (req, reply) => {

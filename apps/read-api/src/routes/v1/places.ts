@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses, langParam } from '@guest/http-kit';
+import { langParam } from '@guest/http-kit';
 import { PLACE_LEVELS } from '@guest/catalog';
 import { withTotalsParam } from '../../places/params.ts';
 import { PlaceResponse } from '../../places/schemas.ts';
@@ -12,6 +12,7 @@ export default async function placesRoutes(app: FastifyInstance, { services }: R
     '/v1/places',
     {
       config: {
+        errors: ['validation_error'],
         example: {
           query: { level: 'district', with_totals: true, lang: 'en' },
           response: [
@@ -45,6 +46,7 @@ export default async function placesRoutes(app: FastifyInstance, { services }: R
         },
       },
       schema: {
+        operationId: 'listPlaces',
         tags: ['reference'],
         summary: 'Places (country, region, district, area), names in the request language',
         description:
@@ -62,7 +64,7 @@ export default async function placesRoutes(app: FastifyInstance, { services }: R
           with_totals: withTotalsParam,
           lang: langParam,
         }),
-        response: { 200: z.array(PlaceResponse), ...errorResponses(400, 429, 500) },
+        response: { 200: z.array(PlaceResponse) },
       },
     },
     async (req) =>

@@ -3,12 +3,12 @@ import { api, type Schemas } from '../../api.ts';
 import type { FieldErrors } from '../../account/forms.tsx';
 import { useLang, useT } from '../../i18n.ts';
 import { setQuery } from '../../router.ts';
-import { FILTERS, kindOf, type Kind } from './filters.ts';
+import { appliesTo, FILTERS, kindOf, type FilterName, type Kind } from './filters.ts';
 import { PriceSlider } from './price-slider.tsx';
 
 const SORTS = ['relevance', 'price_asc', 'price_desc', 'rating', 'new'];
 
-const applies = (name: string, kind: Kind) => !FILTERS[name]?.kinds || FILTERS[name]!.kinds!.includes(kind);
+const applies = (name: FilterName, kind: Kind) => appliesTo(name, kind);
 
 /**
  * Every filter of the spec's table for the chosen kind. Each change goes straight into the URL

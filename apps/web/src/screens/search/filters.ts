@@ -1,53 +1,30 @@
-import type { paths } from '@guest/client';
+import { SEARCH_FILTERS, type SearchFilterSpec, type SearchQuery } from '@guest/client';
 
 /**
  * The search filters as the URL carries them: the API's own parameter names (spec 4.7), so that
  * a link reopens the same view and the page's URL reads like the API query it sends.
  */
-export type FeedQuery = NonNullable<paths['/v1/search/listings']['get']['parameters']['query']>;
+export type FeedQuery = SearchQuery;
 export type Kind = 'all' | 'stay' | 'experience' | 'service' | 'transport' | 'food';
 export const KINDS: Kind[] = ['all', 'stay', 'experience', 'service', 'transport', 'food'];
 
-type FieldType = 'text' | 'int' | 'number' | 'bool' | 'list' | 'intlist' | 'date';
+/** Parameters the page sets otherwise: the area from the map, the page from the feed. */
+const NOT_IN_URL = ['bbox', 'near', 'radius_m', 'limit', 'cursor'] as const;
+export type FilterName = Exclude<keyof SearchQuery, (typeof NOT_IN_URL)[number]>;
 
-/** Every filter the page sets, with its type; `kinds`: the kinds it applies to (the spec's table). */
-export const FILTERS: Record<string, { type: FieldType; kinds?: Kind[] }> = {
-  kind: { type: 'text' },
-  q: { type: 'text' },
-  date_from: { type: 'date' },
-  date_to: { type: 'date' },
-  guests: { type: 'int' },
-  price_min: { type: 'int' },
-  price_max: { type: 'int' },
-  currency: { type: 'text' },
-  sort: { type: 'text' },
-  instant_book: { type: 'bool' },
-  rating_min: { type: 'number' },
-  property_type: { type: 'list', kinds: ['stay'] },
-  room_type: { type: 'text', kinds: ['stay'] },
-  bedrooms_min: { type: 'int', kinds: ['stay'] },
-  beds_min: { type: 'int', kinds: ['stay'] },
-  bathrooms_min: { type: 'int', kinds: ['stay'] },
-  beach_distance_max: { type: 'int', kinds: ['stay'] },
-  pets_allowed: { type: 'bool', kinds: ['stay'] },
-  smoking_allowed: { type: 'bool', kinds: ['stay'] },
-  children_allowed: { type: 'bool', kinds: ['stay'] },
-  parties_allowed: { type: 'bool', kinds: ['stay'] },
-  long_stay: { type: 'bool', kinds: ['stay'] },
-  amenities: { type: 'list', kinds: ['stay', 'experience', 'service'] },
-  category_id: { type: 'intlist', kinds: ['experience', 'service', 'transport', 'food'] },
-  duration_max: { type: 'int', kinds: ['experience', 'service'] },
-  languages: { type: 'list', kinds: ['experience', 'service'] },
-  group_size_max: { type: 'int', kinds: ['experience'] },
-  same_day: { type: 'bool', kinds: ['experience', 'service'] },
-  price_unit: { type: 'text', kinds: ['service'] },
-  vehicle_kind: { type: 'list', kinds: ['transport'] },
-  transmission: { type: 'text', kinds: ['transport'] },
-  seats_min: { type: 'int', kinds: ['transport'] },
-  food_format: { type: 'text', kinds: ['food'] },
-  diets: { type: 'list', kinds: ['food'] },
-  alcohol: { type: 'bool', kinds: ['food'] },
-};
+/**
+ * Every filter the page sets, with its type and the kinds it applies to: the SDK's table of the
+ * feed's parameters (generated from the API's document), so a filter the API gains is here too.
+ */
+export const FILTERS = Object.fromEntries(
+  Object.entries(SEARCH_FILTERS).filter(([name]) => !(NOT_IN_URL as readonly string[]).includes(name)),
+) as Record<FilterName, SearchFilterSpec>;
+
+/** Whether the filter applies to the kind: a filter of some kinds only applies with one of them chosen. */
+export function appliesTo(name: FilterName, kind: Kind): boolean {
+  const kinds = FILTERS[name].kinds as readonly Kind[] | undefined;
+  return !kinds || kinds.includes(kind);
+}
 
 export function kindOf(query: URLSearchParams): Kind {
   const k = query.get('kind');
@@ -61,10 +38,10 @@ export function kindOf(query: URLSearchParams): Kind {
 export function filtersFromUrl(query: URLSearchParams): FeedQuery {
   const kind = kindOf(query);
   const out: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(FILTERS)) {
+  for (const [name, spec] of Object.entries(FILTERS) as Array<[FilterName, SearchFilterSpec]>) {
     const raw = query.get(name);
     if (raw === null || raw === '') continue;
-    if (spec.kinds && !spec.kinds.includes(kind)) continue;
+    if (!appliesTo(name, kind)) continue;
     switch (spec.type) {
       case 'text':
         out[name] = raw;

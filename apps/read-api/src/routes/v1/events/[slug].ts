@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses, errors, langParam } from '@guest/http-kit';
+import { errors, langParam } from '@guest/http-kit';
 import { EventSlugParams } from '../../../events/params.ts';
 import { EventPageResponse } from '../../../events/schemas.ts';
 import { EVENT_EXAMPLES } from '../../../events/examples.ts';
@@ -13,6 +13,7 @@ export default async function eventPageRoute(app: FastifyInstance, { services }:
     '/v1/events/:slug',
     {
       config: {
+        errors: ['validation_error', 'not_found'],
         example: {
           params: { slug: 'sunrise-yoga' },
           query: { lang: 'en' },
@@ -20,6 +21,7 @@ export default async function eventPageRoute(app: FastifyInstance, { services }:
         },
       },
       schema: {
+        operationId: 'getEventBySlug',
         tags: ['events'],
         summary: 'One event: its card at the next occurrence, its description and next occurrences',
         description:
@@ -27,7 +29,7 @@ export default async function eventPageRoute(app: FastifyInstance, { services }:
           '`categories`, `calendar`, `upcoming`, `feed` and `map` are routes, never slugs.',
         params: EventSlugParams,
         querystring: z.object({ lang: langParam }),
-        response: { 200: EventPageResponse, ...errorResponses(400, 404, 429, 500) },
+        response: { 200: EventPageResponse },
       },
     },
     async (req) => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses, langParam } from '@guest/http-kit';
+import { langParam } from '@guest/http-kit';
 import { CategoryResponse } from '../../../categories/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
 
@@ -10,6 +10,7 @@ export default async function eventCategoriesRoute(app: FastifyInstance, { servi
     '/v1/events/categories',
     {
       config: {
+        errors: ['validation_error'],
         example: {
           query: { lang: 'en' },
           response: [
@@ -19,11 +20,12 @@ export default async function eventCategoriesRoute(app: FastifyInstance, { servi
         },
       },
       schema: {
+        operationId: 'listEventCategories',
         tags: ['events'],
         summary: 'Event categories, named in the request language (English fallback)',
         description: 'Every event category, for the filters of the events feed; names in `lang` or English.',
         querystring: z.object({ lang: langParam }),
-        response: { 200: z.array(CategoryResponse), ...errorResponses(400, 429, 500) },
+        response: { 200: z.array(CategoryResponse) },
       },
     },
     async (req) => services.categories.list('event', { withCounts: false, lang: req.lang }),

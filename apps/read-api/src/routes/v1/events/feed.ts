@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '@guest/http-kit';
 import { eventFeedParams } from '../../../events/params.ts';
 import { EventFeedResponse } from '../../../events/schemas.ts';
 import { EVENT_EXAMPLES } from '../../../events/examples.ts';
@@ -11,6 +10,7 @@ export default async function feedRoute(app: FastifyInstance, { services, config
     '/v1/events/feed',
     {
       config: {
+        errors: ['validation_error'],
         example: {
           query: { category: 'yoga', limit: 2, lang: 'en' },
           response: {
@@ -32,6 +32,7 @@ export default async function feedRoute(app: FastifyInstance, { services, config
         },
       },
       schema: {
+        operationId: 'getEventFeed',
         tags: ['events'],
         summary: 'By-day feed: every matching occurrence on its day, grouped per day',
         description:
@@ -44,7 +45,7 @@ export default async function feedRoute(app: FastifyInstance, { services, config
           'nor repeats an occurrence. A cursor continues only the feed it came from (same filters and window); ' +
           'otherwise 400 `validation_error` on `cursor`.',
         querystring: eventFeedParams(config),
-        response: { 200: EventFeedResponse, ...errorResponses(400, 429, 500) },
+        response: { 200: EventFeedResponse },
       },
     },
     async (req) => services.events.feed(req.query, req.lang),

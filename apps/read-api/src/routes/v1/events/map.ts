@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '@guest/http-kit';
 import { eventMapParams } from '../../../events/params.ts';
 import { CLUSTER_MAX_ZOOM } from '../../../geo/clusters.ts';
 import { EventMapResponse } from '../../../events/schemas.ts';
@@ -11,6 +10,7 @@ export default async function eventsMapRoute(app: FastifyInstance, { services, c
     '/v1/events/map',
     {
       config: {
+        errors: ['validation_error'],
         example: {
           query: { zoom: 11, bbox: '98.2,7.7,98.5,8.1', lang: 'en' },
           response: {
@@ -35,13 +35,14 @@ export default async function eventsMapRoute(app: FastifyInstance, { services, c
         },
       },
       schema: {
+        operationId: 'getEventMap',
         tags: ['events'],
         summary: `Events map: clusters up to zoom ${CLUSTER_MAX_ZOOM}, points beyond`,
         description:
           'Same filters and window as `/v1/events/upcoming`. Counts are distinct events. Points: one per event at ' +
           `its nearest matching occurrence, at most ${config.MAP_MAX_POINTS} (\`truncated\` when more).`,
         querystring: eventMapParams(config),
-        response: { 200: EventMapResponse, ...errorResponses(400, 429, 500) },
+        response: { 200: EventMapResponse },
       },
     },
     async (req) => services.events.map(req.query, req.lang),

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '@guest/http-kit';
 import { upcomingParams } from '../../../events/params.ts';
 import { UpcomingResponse } from '../../../events/schemas.ts';
 import { EVENT_EXAMPLES } from '../../../events/examples.ts';
@@ -11,6 +10,7 @@ export default async function upcomingRoute(app: FastifyInstance, { services, co
     '/v1/events/upcoming',
     {
       config: {
+        errors: ['validation_error'],
         example: {
           query: { limit: 2, lang: 'en' },
           response: {
@@ -24,11 +24,13 @@ export default async function upcomingRoute(app: FastifyInstance, { services, co
         },
       },
       schema: {
+        operationId: 'listUpcomingEvents',
         tags: ['events'],
         summary: 'Upcoming events: one card per event at its nearest matching day',
         description:
-          'One card per event, carrying its nearest matching occurrence (rule 1). Order: day, local start time, event ' +
-          'id — the same order as the by-day feed (rule 2). Schedules are read up to the 180-day horizon (rule 3). ' +
+          'One card per event, carrying its nearest matching occurrence. Order: day, local start time, event ' +
+          'id — the same order as the by-day feed. Schedules are read up to the horizon ' +
+          `(${config.EVENTS_HORIZON_DAYS} days from today). ` +
           'Days never start before today (in `timezone`); occurrences that have already ended are left out. ' +
           'Paging is by `next_cursor` (keyset, no offsets) and exact for any number of events: every event once. ' +
           'A list is read as of its first page: later pages keep that instant for today, the window and what has ' +
@@ -36,7 +38,7 @@ export default async function upcomingRoute(app: FastifyInstance, { services, co
           'nor skips an event. A cursor continues only the list it came from (same filters and window); ' +
           'otherwise 400 `validation_error` on `cursor`.',
         querystring: upcomingParams(config),
-        response: { 200: UpcomingResponse, ...errorResponses(400, 429, 500) },
+        response: { 200: UpcomingResponse },
       },
     },
     async (req) => services.events.upcoming(req.query, req.lang),

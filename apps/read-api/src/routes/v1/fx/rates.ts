@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { FxRatesResponse } from '../../../fx/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
 
@@ -14,6 +13,7 @@ export default async function fxRatesRoutes(
     '/v1/fx/rates',
     {
       config: {
+        errors: [],
         example: {
           response: {
             base: 'THB',
@@ -25,14 +25,14 @@ export default async function fxRatesRoutes(
         },
       },
       schema: {
+        operationId: 'getFxRates',
         tags: ['reference'],
         summary: 'Exchange rates (approximate)',
         description:
           'The latest exchange rates against the base currency. Rates come from a central bank and are a hint ' +
           'only: payment is in the listing’s currency and the bank converts at its own rate, so clients must mark ' +
-          'a conversion as approximate. Before any rates are loaded, `rates` is empty and `date` is null. ' +
-          `Errors: ${describeCodes('rate_limited', 'internal_error')}.`,
-        response: { 200: FxRatesResponse, ...errorResponses(429, 500) },
+          'a conversion as approximate. Before any rates are loaded, `rates` is empty and `date` is null.',
+        response: { 200: FxRatesResponse },
       },
     },
     async (_req, reply) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { DEFAULT_LANG, errorResponses, LANGUAGES, type Lang } from '@guest/http-kit';
+import { DEFAULT_LANG, LANGUAGES, type Lang } from '@guest/http-kit';
 import { LanguagesResponse } from '../../../i18n/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
 
@@ -24,6 +24,7 @@ export default async function languagesRoutes(app: FastifyInstance, { config }: 
     '/v1/i18n/languages',
     {
       config: {
+        errors: [],
         example: {
           response: {
             default: 'en',
@@ -35,10 +36,11 @@ export default async function languagesRoutes(app: FastifyInstance, { config }: 
         },
       },
       schema: {
+        operationId: 'listLanguages',
         tags: ['localization'],
         summary: 'Interface languages',
         description: 'Every interface language, each named in its own language, with no flags.',
-        response: { 200: LanguagesResponse, ...errorResponses(429, 500) },
+        response: { 200: LanguagesResponse },
       },
     },
     async (_req, reply) => {

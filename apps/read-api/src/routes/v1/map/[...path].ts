@@ -2,7 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { z } from 'zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError, describeCodes, errorResponses, errors } from '@guest/http-kit';
+import { AppError, errors } from '@guest/http-kit';
 import { isActiveContentType, looksLikeMarkup, parseMapPath, type MapResource } from '../../../map/resources.ts';
 import { PASSED_RESPONSE_HEADERS, type UpstreamAnswer } from '../../../map/upstream.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
@@ -59,6 +59,8 @@ export default async function mapRoutes(app: FastifyInstance, { services, config
     '/v1/map/*',
     {
       config: {
+        errors: ['not_found', 'bad_gateway', 'gateway_timeout'],
+        conditional: true,
         rateLimitExempt: true,
         example: {
           params: { path: 'style.json' },
@@ -72,6 +74,7 @@ export default async function mapRoutes(app: FastifyInstance, { services, config
         },
       },
       schema: {
+        operationId: 'getMapResource',
         tags: ['map'],
         summary: 'Map resources through the API (style, TileJSON, tiles, fonts, sprites, relief)',
         description:
@@ -83,10 +86,10 @@ export default async function mapRoutes(app: FastifyInstance, { services, config
           'string is ignored. Map resources count against their own per-address rate limit. Every answer has ' +
           '`X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`; the Content-Type is the one of the ' +
           "resource kind (see the 200 answer), and a provider's HTML, XML or script is refused with 502. " +
-          `Errors: ${describeCodes('not_found', 'rate_limited', 'bad_gateway', 'gateway_timeout')} — 404 also when ` +
+          ` — 404 also when ` +
           'the provider has no such resource, 502 when it fails or cannot be reached, 504 when it does not answer in time.',
         params: MapParams,
-        response: { 200: Passed, 204: NoBody, 304: NoBody, ...errorResponses(404, 429, 500, 502, 504) },
+        response: { 200: Passed, 204: NoBody, 304: NoBody },
       },
     },
     async (req, reply) => {

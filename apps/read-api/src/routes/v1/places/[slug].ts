@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses, errors, langParam } from '@guest/http-kit';
+import { errors, langParam } from '@guest/http-kit';
 import { PlaceSlugParams, withTotalsParam } from '../../../places/params.ts';
 import { PlaceCardResponse } from '../../../places/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
@@ -11,6 +11,7 @@ export default async function placeCardRoute(app: FastifyInstance, { services }:
     '/v1/places/:slug',
     {
       config: {
+        errors: ['validation_error', 'not_found'],
         example: {
           params: { slug: 'kata' },
           query: { lang: 'en' },
@@ -60,6 +61,7 @@ export default async function placeCardRoute(app: FastifyInstance, { services }:
         },
       },
       schema: {
+        operationId: 'getPlaceBySlug',
         tags: ['reference'],
         summary: 'One place: its path from the top, its children and counts per kind',
         description:
@@ -67,7 +69,7 @@ export default async function placeCardRoute(app: FastifyInstance, { services }:
           '`with_totals` adds the number of listings per kind. Unknown slug: 404 `not_found`.',
         params: PlaceSlugParams,
         querystring: z.object({ with_totals: withTotalsParam, lang: langParam }),
-        response: { 200: PlaceCardResponse, ...errorResponses(400, 404, 429, 500) },
+        response: { 200: PlaceCardResponse },
       },
     },
     async (req) => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses, langParam, limitParam } from '@guest/http-kit';
+import { langParam, limitParam } from '@guest/http-kit';
 import { withTotalsParam } from '../../../places/params.ts';
 import { PlaceResponse } from '../../../places/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
@@ -11,6 +11,7 @@ export default async function popularPlacesRoute(app: FastifyInstance, { service
     '/v1/places/popular',
     {
       config: {
+        errors: ['validation_error'],
         example: {
           query: { limit: 5, lang: 'en' },
           response: [
@@ -31,6 +32,7 @@ export default async function popularPlacesRoute(app: FastifyInstance, { service
         },
       },
       schema: {
+        operationId: 'listPopularPlaces',
         tags: ['reference'],
         summary: 'Popular places, the busiest first',
         description:
@@ -41,7 +43,7 @@ export default async function popularPlacesRoute(app: FastifyInstance, { service
           limit: limitParam(config.PLACES_POPULAR_LIMIT, 100),
           lang: langParam,
         }),
-        response: { 200: z.array(PlaceResponse), ...errorResponses(400, 429, 500) },
+        response: { 200: z.array(PlaceResponse) },
       },
     },
     async (req) => services.places.popular(req.query.with_totals, req.query.limit, req.lang),

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '@guest/http-kit';
 import { CountParams } from '../../../search/params.ts';
 import { CountResponse } from '../../../search/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
@@ -11,15 +10,17 @@ export default async function countRoute(app: FastifyInstance, { services }: Rea
     '/v1/search/count',
     {
       config: {
+        errors: ['validation_error'],
         sharedAnswer: true,
         example: { query: { kind: 'stay', guests: 2, pets_allowed: true }, response: { count: 1 } },
       },
       schema: {
+        operationId: 'countListings',
         tags: ['search'],
         summary: 'Number of listings matching the filters',
         description: 'Same filters and the same answer as the feed, counted by the engine without fetching documents.',
         querystring: CountParams,
-        response: { 200: CountResponse, ...errorResponses(400, 429, 500) },
+        response: { 200: CountResponse },
       },
     },
     async (req) => services.search.count(req.query),

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '@guest/http-kit';
 import { FilterValuesParams } from '../../../search/params.ts';
 import { FilterValuesResponse } from '../../../search/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
@@ -15,6 +14,7 @@ export default async function filterValuesRoute(app: FastifyInstance, { services
     '/v1/search/filter-values',
     {
       config: {
+        errors: ['validation_error'],
         example: {
           query: { kind: 'stay' },
           response: {
@@ -35,6 +35,7 @@ export default async function filterValuesRoute(app: FastifyInstance, { services
         },
       },
       schema: {
+        operationId: 'getSearchFilterValues',
         tags: ['search'],
         summary: 'Values of the code-valued search filters, with counts',
         description:
@@ -43,7 +44,7 @@ export default async function filterValuesRoute(app: FastifyInstance, { services
           'listings (of `kind`, or of all five), most used first. Their names are in the interface dictionary ' +
           '(`listing.property_type.<code>` and so on).',
         querystring: FilterValuesParams,
-        response: { 200: FilterValuesResponse, ...errorResponses(400, 429, 500) },
+        response: { 200: FilterValuesResponse },
       },
     },
     async (req) => services.search.filterValues(req.query.kind),

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { optionalAuth } from '@guest/auth';
-import { errorResponses, publicBaseUrl } from '@guest/http-kit';
+import { publicBaseUrl } from '@guest/http-kit';
 import { feedParams } from '../../../search/params.ts';
 import { FeedResponse } from '../../../search/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
@@ -15,6 +15,7 @@ export default async function listingsRoute(
     '/v1/search/listings',
     {
       config: {
+        errors: ['validation_error', 'unauthorized'],
         sharedAnswer: true,
         example: {
           query: { kind: 'stay', bbox: '98.2,7.7,98.5,8.1', guests: 2, sort: 'price_asc', limit: 2 },
@@ -72,6 +73,7 @@ export default async function listingsRoute(
       },
       onRequest: optionalAuth(),
       schema: {
+        operationId: 'searchListings',
         tags: ['search'],
         summary: 'Search feed of listings',
         description:
@@ -82,7 +84,7 @@ export default async function listingsRoute(
           'a property type): `/v1/search/count` and the map count the exact matches only.',
         security: [{}, { bearer: [] }],
         querystring: feedParams(config),
-        response: { 200: FeedResponse, ...errorResponses(400, 401, 429, 500) },
+        response: { 200: FeedResponse },
       },
     },
     async (req) =>

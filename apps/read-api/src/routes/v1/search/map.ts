@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '@guest/http-kit';
 import { CLUSTER_MAX_ZOOM } from '../../../geo/clusters.ts';
 import { MapParams } from '../../../search/params.ts';
 import { MapResponse } from '../../../search/schemas.ts';
@@ -12,6 +11,7 @@ export default async function mapRoute(app: FastifyInstance, { services, config 
     '/v1/search/map',
     {
       config: {
+        errors: ['validation_error'],
         sharedAnswer: true,
         example: {
           query: { kind: 'stay', bbox: '98.2,7.7,98.5,8.1', zoom: 12 },
@@ -37,6 +37,7 @@ export default async function mapRoute(app: FastifyInstance, { services, config 
         },
       },
       schema: {
+        operationId: 'searchMap',
         tags: ['search'],
         summary: 'Listings on the map: clusters or points',
         description:
@@ -45,7 +46,7 @@ export default async function mapRoute(app: FastifyInstance, { services, config 
           'Objects shown at city level only (`city_only`) have no point and are left off. `total` counts the objects on the map. ' +
           'Send the visible area as `bbox`: the grid covers the box evenly, so without one (the whole world) it is coarse.',
         querystring: MapParams,
-        response: { 200: MapResponse, ...errorResponses(400, 429, 500) },
+        response: { 200: MapResponse },
       },
     },
     async (req) => services.search.map(req.query),

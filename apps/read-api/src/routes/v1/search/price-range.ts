@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '@guest/http-kit';
 import { PriceRangeParams } from '../../../search/params.ts';
 import { PriceRangeResponse } from '../../../search/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
@@ -11,6 +10,7 @@ export default async function priceRangeRoute(app: FastifyInstance, { services }
     '/v1/search/price-range',
     {
       config: {
+        errors: ['validation_error'],
         sharedAnswer: true,
         example: {
           query: { kind: 'stay', currency: 'THB' },
@@ -23,13 +23,14 @@ export default async function priceRangeRoute(app: FastifyInstance, { services }
         },
       },
       schema: {
+        operationId: 'getPriceRange',
         tags: ['search'],
         summary: 'Price range and histogram for the price slider',
         description:
           'Only `kind` and `currency`; other filters are deliberately not accepted. `histogram` has 24 segments on a ' +
           'quadratic scale from zero (a handle at p means `max_minor · p²`), empty when there are no prices.',
         querystring: PriceRangeParams,
-        response: { 200: PriceRangeResponse, ...errorResponses(400, 429, 500) },
+        response: { 200: PriceRangeResponse },
       },
     },
     async (req) => services.search.priceRange(req.query),

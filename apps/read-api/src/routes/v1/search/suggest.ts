@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '@guest/http-kit';
 import { SuggestParams } from '../../../search/params.ts';
 import { SuggestResponse } from '../../../search/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
@@ -11,6 +10,7 @@ export default async function suggestRoute(app: FastifyInstance, { services }: R
     '/v1/search/suggest',
     {
       config: {
+        errors: ['validation_error'],
         sharedAnswer: true,
         example: {
           query: { q: 'kat', kind: 'all' },
@@ -24,13 +24,14 @@ export default async function suggestRoute(app: FastifyInstance, { services }: R
         },
       },
       schema: {
+        operationId: 'suggest',
         tags: ['search'],
         summary: 'Suggestions of places and listings as the guest types',
         description:
           'For a search box: places matched by their translated names and listings matched by their titles, ' +
           'texts in the request language. Public; a short list per call, meant to be asked on each keystroke.',
         querystring: SuggestParams,
-        response: { 200: SuggestResponse, ...errorResponses(400, 429, 500) },
+        response: { 200: SuggestResponse },
       },
     },
     async (req) => services.search.suggest(req.query, req.lang),

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { optionalAuth } from '@guest/auth';
 import { CaptchaRequest, CaptchaResponse } from '../../../auth/schemas.ts';
 import { emailKey } from '../../../auth/email.ts';
@@ -12,6 +11,7 @@ export default async function captcha(app: FastifyInstance, { services }: WriteR
     {
       onRequest: optionalAuth(),
       config: {
+        errors: ['unauthorized', 'schema_invalid'],
         example: {
           body: { email: 'anna.lee@example.com' },
           response: {
@@ -36,8 +36,9 @@ export default async function captcha(app: FastifyInstance, { services }: WriteR
         },
       },
       schema: {
+        operationId: 'createCaptcha',
         tags: ['auth'],
-        summary: 'Get a slider-puzzle captcha with its proof of work (DESIGN G5d)',
+        summary: 'Get a slider-puzzle captcha with its proof of work',
         description:
           'Answer it with `captcha_id`, `captcha_answer` and `captcha_nonce` in the body of login, registration, ' +
           'password-reset request or deletion request when one of them answered 403 `captcha_required`. Name the ' +
@@ -49,10 +50,9 @@ export default async function captcha(app: FastifyInstance, { services }: WriteR
           'further failure of the email or of the address (about 2 CPU-seconds of a server core on average at level ' +
           '1; a browser solves with WebCrypto in Web Workers while the person slides the piece). The challenge ' +
           'answers once, within `expires_in` seconds, only from the address and the session that fetched it and for ' +
-          'its email; a level below the one asked by the time it is answered is refused (`too_easy`: fetch a new one). ' +
-          `Errors: ${describeCodes('unauthorized', 'schema_invalid', 'rate_limited')}.`,
+          'its email; a level below the one asked by the time it is answered is refused (`too_easy`: fetch a new one).',
         body: CaptchaRequest.nullable().optional(),
-        response: { 200: CaptchaResponse, ...errorResponses(401, 422, 429, 500) },
+        response: { 200: CaptchaResponse },
       },
     },
     async (req) => {

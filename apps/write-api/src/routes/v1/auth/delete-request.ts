@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { DeleteRequest, EmptyBody } from '../../../auth/schemas.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
@@ -10,17 +9,22 @@ export default async function deleteRequest(app: FastifyInstance, { services }: 
     '/v1/auth/delete-request',
     {
       onRequest: requireAuth(),
-      config: { idempotent: true, example: { body: {} } },
+      config: {
+        errors: ['validation_error', 'unauthorized', 'captcha_required', 'schema_invalid'],
+        idempotent: true,
+        example: { last: true, body: {} },
+      },
       schema: {
+        operationId: 'requestAccountDeletion',
         tags: ['auth'],
         summary: 'Ask to delete the account; confirmed by email',
         description:
           'Mails a single-use link that confirms the deletion (`POST /v1/auth/delete-confirm`). The body is optional (none, ' +
           '`null`, or a DeleteRequest); an empty captcha pair passes until the client looks like a robot (repeated requests, ' +
-          `or failed logins from its address). Errors: ${describeCodes('unauthorized', 'captcha_required', 'schema_invalid', 'rate_limited')}.`,
+          `or failed logins from its address).`,
         security: bearerSecurity,
         body: DeleteRequest.nullable().optional(),
-        response: { 202: EmptyBody, ...errorResponses(400, 401, 403, 422, 429, 500) },
+        response: { 202: EmptyBody },
       },
     },
     async (req, reply) => {

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { LoginRequest, TokenPairResponse } from '../../../auth/schemas.ts';
 import { clientMeta } from '../../../auth/client-meta.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
@@ -10,8 +9,17 @@ export default async function login(app: FastifyInstance, { services }: WriteRou
     '/v1/auth/login',
     {
       config: {
+        errors: [
+          'validation_error',
+          'unauthorized',
+          'forbidden',
+          'account_restricted',
+          'captcha_required',
+          'schema_invalid',
+        ],
         idempotent: true,
         example: {
+          after: ['register'],
           body: { email: 'anna.lee@example.com', password: 'plum harbor lantern 57' },
           response: {
             access_token:
@@ -24,14 +32,14 @@ export default async function login(app: FastifyInstance, { services }: WriteRou
         },
       },
       schema: {
+        operationId: 'login',
         tags: ['auth'],
         summary: 'Sign in with email and password',
         description:
           'Issues a token pair for a new session. Wrong email or password is 401 `unauthorized` (the same answer and the same time ' +
-          'for an unknown email). After repeated failures per address or per email a captcha is demanded. ' +
-          `Errors: ${describeCodes('unauthorized', 'forbidden', 'account_restricted', 'captcha_required', 'schema_invalid', 'rate_limited')}.`,
+          'for an unknown email). After repeated failures per address or per email a captcha is demanded.',
         body: LoginRequest,
-        response: { 200: TokenPairResponse, ...errorResponses(400, 401, 403, 422, 429, 500) },
+        response: { 200: TokenPairResponse },
       },
     },
     async (req, reply) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses, MessageResponse } from '@guest/http-kit';
+import { MessageResponse } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import type { WriteRouteOptions } from '../../../services.ts';
 
@@ -8,14 +8,18 @@ export default async function logoutAll(app: FastifyInstance, { services }: Writ
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/logout-all',
     {
-      config: { example: { response: { ok: true, message: 'Signed out of 0 other sessions.' } } },
+      config: {
+        errors: ['unauthorized'],
+        example: { response: { ok: true, message: 'Signed out of 0 other sessions.' } },
+      },
       onRequest: requireAuth({ allowLoginRestricted: true }),
       schema: {
+        operationId: 'logoutAll',
         tags: ['auth'],
         summary: 'End every other session',
-        description: `All sessions of the account except the current one end at once. Errors: ${describeCodes('unauthorized', 'rate_limited')}.`,
+        description: `All sessions of the account except the current one end at once.`,
         security: bearerSecurity,
-        response: { 200: MessageResponse, ...errorResponses(401, 429, 500) },
+        response: { 200: MessageResponse },
       },
     },
     async (req) => {

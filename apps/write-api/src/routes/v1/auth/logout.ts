@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses, MessageResponse } from '@guest/http-kit';
+import { MessageResponse } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import type { WriteRouteOptions } from '../../../services.ts';
 
@@ -8,16 +8,16 @@ export default async function logout(app: FastifyInstance, { services }: WriteRo
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/logout',
     {
-      config: { example: { response: { ok: true, message: 'Signed out.' } } },
+      config: { errors: ['unauthorized'], example: { response: { ok: true, message: 'Signed out.' } } },
       onRequest: requireAuth({ allowLoginRestricted: true }),
       schema: {
+        operationId: 'logout',
         tags: ['auth'],
         summary: 'End the current session',
         description:
-          'At once: its access tokens answer 401 from the next call on, and its refresh token stops working. ' +
-          `Errors: ${describeCodes('unauthorized', 'rate_limited')}.`,
+          'At once: its access tokens answer 401 from the next call on, and its refresh token stops working.',
         security: bearerSecurity,
-        response: { 200: MessageResponse, ...errorResponses(401, 429, 500) },
+        response: { 200: MessageResponse },
       },
     },
     async (req) => {

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { RefreshRequest, TokenPairResponse } from '../../../auth/schemas.ts';
 import { clientMeta } from '../../../auth/client-meta.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
@@ -10,7 +9,9 @@ export default async function refresh(app: FastifyInstance, { services }: WriteR
     '/v1/auth/refresh',
     {
       config: {
+        errors: ['validation_error', 'unauthorized', 'forbidden', 'account_restricted', 'schema_invalid'],
         example: {
+          after: ['register'],
           body: { refresh_token: 'yrTV0EILK_g300YF-qO4FecaXsVyA0Aolvy_hnLUwTc' },
           response: {
             access_token:
@@ -23,15 +24,16 @@ export default async function refresh(app: FastifyInstance, { services }: WriteR
         },
       },
       schema: {
+        operationId: 'refreshTokens',
         tags: ['auth'],
         summary: 'Exchange the refresh token for fresh access tokens',
         description:
-          'Returns new access tokens and the same refresh token, and extends the session (30 days idle, 180 days at most); ' +
+          'Returns new access tokens and the same refresh token, and extends the session ' +
+          `(${services.config.SESSION_IDLE_TTL_D} days idle, ${services.config.SESSION_ABSOLUTE_TTL_D} days at most); ` +
           'a refused refresh (401, 403) extends nothing. ' +
-          'Never asks for a captcha. An unknown, closed or expired refresh token is 401 `unauthorized`: sign in again. ' +
-          `Errors: ${describeCodes('unauthorized', 'forbidden', 'account_restricted', 'schema_invalid', 'rate_limited')}.`,
+          'Never asks for a captcha. An unknown, closed or expired refresh token is 401 `unauthorized`: sign in again.',
         body: RefreshRequest,
-        response: { 200: TokenPairResponse, ...errorResponses(400, 401, 403, 422, 429, 500) },
+        response: { 200: TokenPairResponse },
       },
     },
     async (req, reply) => {

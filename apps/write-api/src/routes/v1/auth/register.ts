@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { RegisterRequest, TokenPairResponse } from '../../../auth/schemas.ts';
 import { clientMeta } from '../../../auth/client-meta.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
@@ -10,6 +9,7 @@ export default async function register(app: FastifyInstance, { services }: Write
     '/v1/auth/register',
     {
       config: {
+        errors: ['validation_error', 'forbidden', 'captcha_required', 'conflict', 'schema_invalid'],
         idempotent: true,
         example: {
           body: {
@@ -31,16 +31,17 @@ export default async function register(app: FastifyInstance, { services }: Write
         },
       },
       schema: {
+        operationId: 'register',
         tags: ['auth'],
         summary: 'Create an account and sign in',
         description:
           'Opens a session and mails an email-confirmation link. Accepts `Idempotency-Key`. ' +
           '`accept_terms` must be true and the password must follow the rules (10–128 characters, not common, not the email): ' +
           'otherwise 400 `validation_error` with `details.field` and `details.reason`. A burst of attempts from one address, ' +
-          `whatever their outcome, demands a captcha. Errors: ${describeCodes('validation_error', 'forbidden', 'captcha_required', 'conflict', 'schema_invalid', 'rate_limited')}; ` +
+          `whatever their outcome, demands a captcha. ` +
           '409 `conflict` (`details.reason` = `email_taken`) when the email is registered.',
         body: RegisterRequest,
-        response: { 201: TokenPairResponse, ...errorResponses(400, 403, 409, 422, 429, 500) },
+        response: { 201: TokenPairResponse },
       },
     },
     async (req, reply) => {

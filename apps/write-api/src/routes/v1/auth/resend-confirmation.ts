@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses, MessageResponse } from '@guest/http-kit';
+import { MessageResponse } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import type { WriteRouteOptions } from '../../../services.ts';
 
@@ -9,15 +9,20 @@ export default async function resendConfirmation(app: FastifyInstance, { service
     '/v1/auth/resend-confirmation',
     {
       onRequest: requireAuth(),
-      config: { idempotent: true, example: { response: { ok: true, message: 'Confirmation email sent.' } } },
+      config: {
+        errors: ['unauthorized'],
+        idempotent: true,
+        example: { response: { ok: true, message: 'Confirmation email sent.' } },
+      },
       schema: {
+        operationId: 'resendConfirmation',
         tags: ['auth'],
         summary: 'Send the email-confirmation link again',
         description:
           `At most ${services.config.RATE_LIMIT_RESEND_CONFIRMATION_PER_HOUR} per hour per account; earlier links stop working. ` +
-          `Answers 200 with a message when the email is already confirmed. Errors: ${describeCodes('unauthorized', 'rate_limited')}.`,
+          `Answers 200 with a message when the email is already confirmed.`,
         security: bearerSecurity,
-        response: { 200: MessageResponse, ...errorResponses(401, 429, 500) },
+        response: { 200: MessageResponse },
       },
     },
     async (req) => {

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { WsTicketResponse } from '../../../auth/schemas.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
@@ -11,17 +10,19 @@ export default async function wsTicket(app: FastifyInstance, { services }: Write
     {
       onRequest: requireAuth({ confirmed: true, restrictions: ['login'] }),
       config: {
+        errors: ['unauthorized', 'email_not_confirmed', 'account_restricted'],
         idempotent: true,
         example: { response: { ticket: '4wDHhDiHtgh0Zl8cDg4_6ZyEdN3S-c1k-Q0j_B8LBl0', expires_in: 60 } },
       },
       schema: {
+        operationId: 'createWsTicket',
         tags: ['auth'],
         summary: 'One-time ticket for the socket (web client)',
         description:
-          'Valid 1 minute, single use, opens nothing but `/v1/ws?ticket=…` (DESIGN G5c). Needs a confirmed email. ' +
-          `Errors: ${describeCodes('unauthorized', 'email_not_confirmed', 'account_restricted', 'rate_limited')}.`,
+          `Valid ${services.config.WS_TICKET_TTL_S} seconds, single use, opens nothing but \`/v1/ws?ticket=…\`. ` +
+          'Needs a confirmed email.',
         security: bearerSecurity,
-        response: { 200: WsTicketResponse, ...errorResponses(401, 403, 429, 500) },
+        response: { 200: WsTicketResponse },
       },
     },
     async (req, reply) => {

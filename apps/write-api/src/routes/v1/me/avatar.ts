@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { AvatarResponse } from '../../../me/schemas.ts';
 import { readSingleFile } from '../../../media/upload.ts';
@@ -21,6 +20,7 @@ export default async function meAvatar(app: FastifyInstance, { services }: Write
     '/v1/me/avatar',
     {
       config: {
+        errors: ['validation_error', 'unauthorized', 'email_not_confirmed'],
         example: {
           body: { file: "(the image's bytes: JPEG, PNG, HEIC or WebP)" },
           response: {
@@ -33,6 +33,7 @@ export default async function meAvatar(app: FastifyInstance, { services }: Write
       // The multipart body is read part by part in the handler; its schema only documents it.
       validatorCompiler: () => (data) => ({ value: data }),
       schema: {
+        operationId: 'uploadAvatar',
         tags: ['me'],
         summary: 'Upload a new avatar',
         description:
@@ -43,11 +44,11 @@ export default async function meAvatar(app: FastifyInstance, { services }: Write
           `${config.AVATAR_MAX_SIDE_PX} px) with every piece of metadata removed (EXIF with GPS, XMP, IPTC, ICC). ` +
           'Refusals are 400 `validation_error` on `file` with `details.reason`: `not_multipart`, `missing`, `empty`, ' +
           '`too_large`, `unsupported_type`, `too_many_pixels`, `corrupt`. `avatar_url` is a new public, immutable URL on ' +
-          `every upload (\`GET /v1/media/avatars/{file}\`); the previous one answers 404. Errors: ${describeCodes('validation_error', 'unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
+          `every upload (\`GET /v1/media/avatars/{file}\`); the previous one answers 404.`,
         security: bearerSecurity,
         consumes: ['multipart/form-data'],
         body: AvatarUploadRequest,
-        response: { 200: AvatarResponse, ...errorResponses(400, 401, 403, 429, 500) },
+        response: { 200: AvatarResponse },
       },
     },
     async (req) => {
@@ -61,14 +62,15 @@ export default async function meAvatar(app: FastifyInstance, { services }: Write
   r.delete(
     '/v1/me/avatar',
     {
-      config: { example: {} },
+      config: { errors: ['unauthorized', 'email_not_confirmed'], example: { after: ['getMedia', 'getAvatar'] } },
       onRequest: requireAuth({ confirmed: true }),
       schema: {
+        operationId: 'deleteAvatar',
         tags: ['me'],
         summary: 'Remove the avatar',
-        description: `The file is deleted; \`avatar_url\` becomes null. Repeating it is harmless. Errors: ${describeCodes('unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
+        description: `The file is deleted; \`avatar_url\` becomes null. Repeating it is harmless.`,
         security: bearerSecurity,
-        response: { 204: z.null().meta({ description: 'Removed.' }), ...errorResponses(401, 403, 429, 500) },
+        response: { 204: z.null().meta({ description: 'Removed.' }) },
       },
     },
     async (req, reply) => {

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { EmailPrefsBody, EmailPrefsUpdate } from '../../../prefs/schemas.ts';
 import type { PrefsView } from '../../../prefs/service.ts';
@@ -15,6 +14,7 @@ export default async function meEmailPrefs(app: FastifyInstance, { services }: W
     '/v1/me/email-prefs',
     {
       config: {
+        errors: ['unauthorized', 'email_not_confirmed'],
         example: {
           response: {
             groups: [
@@ -35,13 +35,13 @@ export default async function meEmailPrefs(app: FastifyInstance, { services }: W
       },
       onRequest: requireAuth({ confirmed: true }),
       schema: {
+        operationId: 'getEmailPrefs',
         tags: ['me'],
         summary: 'Email preferences',
         description:
-          'Codes never touched show the registry defaults (marketing follows `notify_marketing`, the rest on). ' +
-          `Errors: ${describeCodes('unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
+          'Codes never touched show the registry defaults (marketing follows `notify_marketing`, the rest on).',
         security: bearerSecurity,
-        response: { 200: EmailPrefsBody, ...errorResponses(401, 403, 429, 500) },
+        response: { 200: EmailPrefsBody },
       },
     },
     async (req) => shape(await services.prefs.get(authOf(req).accountId, 'email')),
@@ -51,6 +51,7 @@ export default async function meEmailPrefs(app: FastifyInstance, { services }: W
     '/v1/me/email-prefs',
     {
       config: {
+        errors: ['validation_error', 'email_pref_unknown', 'unauthorized', 'email_not_confirmed', 'schema_invalid'],
         example: {
           body: { prefs: { 'marketing.news': false, 'review.request': true } },
           response: {
@@ -72,14 +73,15 @@ export default async function meEmailPrefs(app: FastifyInstance, { services }: W
       },
       onRequest: requireAuth({ confirmed: true }),
       schema: {
+        operationId: 'putEmailPrefs',
         tags: ['me'],
         summary: 'Change email preferences',
         description:
           'Sets the codes named in `prefs`; the others keep their values. An unknown code (own-action emails included: ' +
-          `they cannot be turned off) is 400 \`email_pref_unknown\` and nothing changes. Errors: ${describeCodes('email_pref_unknown', 'schema_invalid', 'unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
+          `they cannot be turned off) is 400 \`email_pref_unknown\` and nothing changes.`,
         security: bearerSecurity,
         body: EmailPrefsUpdate,
-        response: { 200: EmailPrefsBody, ...errorResponses(400, 401, 403, 422, 429, 500) },
+        response: { 200: EmailPrefsBody },
       },
     },
     async (req) => shape(await services.prefs.update(authOf(req).accountId, 'email', req.body)),

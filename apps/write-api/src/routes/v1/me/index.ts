@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { ProfileResponse, ProfileUpdateRequest } from '../../../me/schemas.ts';
 import { PROFILE_ALONGSIDE } from '../../../me/store.ts';
@@ -15,6 +14,7 @@ export default async function meProfile(app: FastifyInstance, { services }: Writ
     '/v1/me',
     {
       config: {
+        errors: ['unauthorized'],
         example: {
           response: {
             id: '2a55f3cf-4cb4-42cc-aad2-3e5251fa06fb',
@@ -50,11 +50,12 @@ export default async function meProfile(app: FastifyInstance, { services }: Writ
       // The profile comes in the session check's round trip: one statement per request.
       onRequest: requireAuth({ alongside: PROFILE_ALONGSIDE }),
       schema: {
+        operationId: 'getProfile',
         tags: ['me'],
         summary: 'The profile of the signed-in guest',
-        description: `All 27 fields, with the account's active restrictions. Errors: ${describeCodes('unauthorized', 'rate_limited')}.`,
+        description: `All 27 fields, with the account's active restrictions.`,
         security: bearerSecurity,
-        response: { 200: ProfileResponse, ...errorResponses(401, 429, 500) },
+        response: { 200: ProfileResponse },
       },
     },
     async (req) => services.profile.get(authOf(req).accountId, base(req), req.authAlongside),
@@ -64,6 +65,7 @@ export default async function meProfile(app: FastifyInstance, { services }: Writ
     '/v1/me',
     {
       config: {
+        errors: ['validation_error', 'unauthorized', 'schema_invalid'],
         example: {
           body: {
             first_name: 'Anna',
@@ -106,17 +108,17 @@ export default async function meProfile(app: FastifyInstance, { services }: Writ
       },
       onRequest: requireAuth(),
       schema: {
+        operationId: 'updateProfile',
         tags: ['me'],
         summary: 'Change some fields of the profile',
         description:
           'Only the fields present in the body change; a text field sent as `null` or `""` is cleared. Each value is checked: ' +
           'dates, ISO 3166-1 country codes, a supported language, a known currency, a phone in E.164. Broken rules are 400 ' +
           '`validation_error` naming every such field in `details.fields` at once. Unknown and read-only fields (`email`, ' +
-          '`status`, a misspelt name) are 422 `schema_invalid` naming them in `details.fields`, and nothing changes. ' +
-          `Errors: ${describeCodes('validation_error', 'schema_invalid', 'unauthorized', 'rate_limited')}.`,
+          '`status`, a misspelt name) are 422 `schema_invalid` naming them in `details.fields`, and nothing changes.',
         security: bearerSecurity,
         body: ProfileUpdateRequest,
-        response: { 200: ProfileResponse, ...errorResponses(400, 401, 422, 429, 500) },
+        response: { 200: ProfileResponse },
       },
     },
     async (req) => services.profile.update(authOf(req).accountId, req.body, base(req)),

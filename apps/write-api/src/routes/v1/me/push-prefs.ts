@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { PushPrefsBody, PushPrefsUpdate } from '../../../prefs/schemas.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
@@ -12,6 +11,7 @@ export default async function mePushPrefs(app: FastifyInstance, { services }: Wr
     '/v1/me/push-prefs',
     {
       config: {
+        errors: ['unauthorized', 'email_not_confirmed'],
         example: {
           response: {
             enabled: true,
@@ -30,14 +30,14 @@ export default async function mePushPrefs(app: FastifyInstance, { services }: Wr
       },
       onRequest: requireAuth({ confirmed: true }),
       schema: {
+        operationId: 'getPushPrefs',
         tags: ['me'],
         summary: 'Push preferences',
         description:
           '`enabled` is the master switch (also `notify_push` of the profile). Codes never touched show the registry ' +
-          'defaults. Pushes arrive only on devices that granted permission (`POST /v1/devices`) and are signed in. ' +
-          `Errors: ${describeCodes('unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
+          'defaults. Pushes arrive only on devices that granted permission (`POST /v1/devices`) and are signed in.',
         security: bearerSecurity,
-        response: { 200: PushPrefsBody, ...errorResponses(401, 403, 429, 500) },
+        response: { 200: PushPrefsBody },
       },
     },
     async (req) => services.prefs.get(authOf(req).accountId, 'push'),
@@ -47,6 +47,7 @@ export default async function mePushPrefs(app: FastifyInstance, { services }: Wr
     '/v1/me/push-prefs',
     {
       config: {
+        errors: ['validation_error', 'push_pref_unknown', 'unauthorized', 'email_not_confirmed', 'schema_invalid'],
         example: {
           body: { enabled: true, prefs: { 'marketing.offers': false } },
           response: {
@@ -66,14 +67,15 @@ export default async function mePushPrefs(app: FastifyInstance, { services }: Wr
       },
       onRequest: requireAuth({ confirmed: true }),
       schema: {
+        operationId: 'putPushPrefs',
         tags: ['me'],
         summary: 'Change push preferences',
         description:
           'Sets the master switch when `enabled` is a boolean, and the codes named in `prefs`; everything else keeps its ' +
-          `value. An unknown code is 400 \`push_pref_unknown\` and nothing changes. Errors: ${describeCodes('push_pref_unknown', 'schema_invalid', 'unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
+          `value. An unknown code is 400 \`push_pref_unknown\` and nothing changes.`,
         security: bearerSecurity,
         body: PushPrefsUpdate,
-        response: { 200: PushPrefsBody, ...errorResponses(400, 401, 403, 422, 429, 500) },
+        response: { 200: PushPrefsBody },
       },
     },
     async (req) => services.prefs.update(authOf(req).accountId, 'push', req.body),

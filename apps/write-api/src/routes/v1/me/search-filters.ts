@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { SearchFiltersRequest, SearchFiltersResponse } from '../../../me/schemas.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
@@ -12,14 +11,18 @@ export default async function meSearchFilters(app: FastifyInstance, { services }
   r.get(
     '/v1/me/search-filters',
     {
-      config: { example: { response: { stay: {}, experience: {}, service: {}, map_view: {} } } },
+      config: {
+        errors: ['unauthorized', 'email_not_confirmed'],
+        example: { response: { stay: {}, experience: {}, service: {}, map_view: {} } },
+      },
       onRequest: requireAuth({ confirmed: true }),
       schema: {
+        operationId: 'getSearchFilters',
         tags: ['me'],
         summary: 'Saved search filters',
-        description: `Sections \`stay\`, \`experience\`, \`service\`, \`map_view\`. Errors: ${describeCodes('unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
+        description: `Sections \`stay\`, \`experience\`, \`service\`, \`map_view\`.`,
         security: bearerSecurity,
-        response: { 200: SearchFiltersResponse, ...errorResponses(401, 403, 429, 500) },
+        response: { 200: SearchFiltersResponse },
       },
     },
     async (req) => services.profile.searchFilters(authOf(req).accountId),
@@ -29,6 +32,7 @@ export default async function meSearchFilters(app: FastifyInstance, { services }
     '/v1/me/search-filters',
     {
       config: {
+        errors: ['validation_error', 'unauthorized', 'email_not_confirmed', 'schema_invalid'],
         example: {
           body: {
             stay: { guests: 2, price_max: 5000, amenities: ['pool', 'wifi'] },
@@ -44,15 +48,15 @@ export default async function meSearchFilters(app: FastifyInstance, { services }
       },
       onRequest: requireAuth({ confirmed: true }),
       schema: {
+        operationId: 'putSearchFilters',
         tags: ['me'],
         summary: 'Save search filters',
         description:
           'Sections absent from the body stay as they were; a section sent replaces the saved one; `null` clears it. A ' +
-          `section over ${config.SEARCH_FILTER_SECTION_MAX_BYTES} bytes of JSON is 400 \`validation_error\` naming it. ` +
-          `Errors: ${describeCodes('validation_error', 'schema_invalid', 'unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
+          `section over ${config.SEARCH_FILTER_SECTION_MAX_BYTES} bytes of JSON is 400 \`validation_error\` naming it. `,
         security: bearerSecurity,
         body: SearchFiltersRequest,
-        response: { 200: SearchFiltersResponse, ...errorResponses(400, 401, 403, 422, 429, 500) },
+        response: { 200: SearchFiltersResponse },
       },
     },
     async (req) => services.profile.saveSearchFilters(authOf(req).accountId, req.body),

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { optionalAuth } from '@guest/auth';
 import { MediaDownloadQuery, MediaParams } from '../../../media/schemas.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
@@ -11,7 +10,9 @@ export default async function mediaFile(app: FastifyInstance, { services }: Writ
     '/v1/media/:media_id',
     {
       config: {
+        errors: ['validation_error', 'unauthorized', 'not_found'],
         example: {
+          after: ['createMediaTicket'],
           file: '*/*',
           params: { media_id: '6f2d8c4a-1b3e-4f5a-9c7d-2e8b0a4c6d1f' },
           query: { t: 'CzrywtoF39Kt370e_47DHjtPAKjWMAEZuH2Oc97BNHQ' },
@@ -21,6 +22,7 @@ export default async function mediaFile(app: FastifyInstance, { services }: Writ
       // No automatic HEAD: a link checker's HEAD would otherwise spend a single-use ticket.
       exposeHeadRoute: false,
       schema: {
+        operationId: 'getMedia',
         tags: ['media'],
         summary: 'Download a private file',
         description:
@@ -28,12 +30,11 @@ export default async function mediaFile(app: FastifyInstance, { services }: Writ
           'the session the ticket was issued to; the ticket is spent by this request whatever the outcome. Without `t` the ' +
           'reader is found by the bearer token. Then the right is checked again. Only the owner gets the file ' +
           '(`Cache-Control: private, no-store`); anyone else, a spent or expired ticket, a closed session and a file that does ' +
-          `not exist all get the same 404. Errors: ${describeCodes('validation_error', 'unauthorized', 'not_found', 'rate_limited')}.`,
+          `not exist all get the same 404.`,
         params: MediaParams,
         querystring: MediaDownloadQuery,
         response: {
           200: z.any().meta({ description: 'The file, streamed, with its Content-Type and Content-Length.' }),
-          ...errorResponses(400, 401, 404, 429, 500),
         },
       },
     },

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { cursorParam, describeCodes, errorResponses, limitParam } from '@guest/http-kit';
+import { cursorParam, limitParam } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { FavoritesPage } from '../../../../favorites/schemas.ts';
 import type { WriteRouteOptions } from '../../../../services.ts';
@@ -12,7 +12,9 @@ export default async function meFavorites(app: FastifyInstance, { services }: Wr
     '/v1/me/favorites',
     {
       config: {
+        errors: ['validation_error', 'unauthorized'],
         example: {
+          after: ['addFavorite'],
           query: { limit: 20 },
           response: {
             items: [
@@ -25,19 +27,19 @@ export default async function meFavorites(app: FastifyInstance, { services }: Wr
       },
       onRequest: requireAuth(),
       schema: {
+        operationId: 'listFavorites',
         tags: ['me'],
         summary: 'Saved listings',
         description:
           'Newest first, cursor-paged. Only listings published now, as search and `PUT` see them: a listing that is ' +
           'archived, back to draft or deleted leaves the list (no entry, no status), since there is nothing a guest can ' +
-          'open or book; one archived and published again is back in its place, unless it was removed meanwhile. ' +
-          `Errors: ${describeCodes('validation_error', 'unauthorized', 'rate_limited')}.`,
+          'open or book; one archived and published again is back in its place, unless it was removed meanwhile.',
         security: bearerSecurity,
         querystring: z.object({
           cursor: cursorParam,
           limit: limitParam(config.FAVORITES_LIMIT_DEFAULT, config.FAVORITES_LIMIT_MAX),
         }),
-        response: { 200: FavoritesPage, ...errorResponses(400, 401, 429, 500) },
+        response: { 200: FavoritesPage },
       },
     },
     async (req) => services.favorites.list(authOf(req).accountId, req.lang, req.query),

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { SESSION_LIST_EXAMPLE } from '../../../../auth/examples.ts';
 import { SessionList } from '../../../../auth/schemas.ts';
@@ -11,17 +10,19 @@ export default async function meSessions(app: FastifyInstance, { services }: Wri
     '/v1/me/sessions',
     {
       config: {
+        errors: ['unauthorized'],
         example: {
           response: SESSION_LIST_EXAMPLE,
         },
       },
       onRequest: requireAuth({ allowLoginRestricted: true }),
       schema: {
+        operationId: 'listSessions',
         tags: ['me'],
         summary: 'Open sessions of the account',
-        description: `Same list as \`GET /v1/auth/sessions\`. Errors: ${describeCodes('unauthorized', 'rate_limited')}.`,
+        description: `Same list as \`GET /v1/auth/sessions\`.`,
         security: bearerSecurity,
-        response: { 200: SessionList, ...errorResponses(401, 429, 500) },
+        response: { 200: SessionList },
       },
     },
     async (req) => services.auth.sessions.list(authOf(req)),

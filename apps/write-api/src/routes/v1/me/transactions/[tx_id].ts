@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { TransactionParams, TransactionResponse } from '../../../../transactions/schemas.ts';
 import type { WriteRouteOptions } from '../../../../services.ts';
@@ -10,7 +9,9 @@ export default async function meTransaction(app: FastifyInstance, { services }: 
     '/v1/me/transactions/:tx_id',
     {
       config: {
+        errors: ['validation_error', 'unauthorized', 'email_not_confirmed', 'not_found'],
         example: {
+          after: ['listTransactions'],
           params: { tx_id: 'pay_434d404e46ef05943804' },
           response: {
             id: 'pay_434d404e46ef05943804',
@@ -32,12 +33,13 @@ export default async function meTransaction(app: FastifyInstance, { services }: 
       },
       onRequest: requireAuth({ confirmed: true }),
       schema: {
+        operationId: 'getTransaction',
         tags: ['me'],
         summary: 'One payment or refund',
-        description: `Another person's operation is 404, like one that does not exist. Errors: ${describeCodes('validation_error', 'unauthorized', 'email_not_confirmed', 'not_found', 'rate_limited')}.`,
+        description: `Another person's operation is 404, like one that does not exist.`,
         security: bearerSecurity,
         params: TransactionParams,
-        response: { 200: TransactionResponse, ...errorResponses(400, 401, 403, 404, 429, 500) },
+        response: { 200: TransactionResponse },
       },
     },
     async (req) => services.transactions.get(authOf(req).accountId, req.params.tx_id),

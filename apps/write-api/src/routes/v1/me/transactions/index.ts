@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { TransactionsPage, transactionsQuery } from '../../../../transactions/schemas.ts';
 import type { WriteRouteOptions } from '../../../../services.ts';
@@ -11,6 +10,7 @@ export default async function meTransactions(app: FastifyInstance, { services }:
     '/v1/me/transactions',
     {
       config: {
+        errors: ['validation_error', 'unauthorized', 'email_not_confirmed'],
         example: {
           query: { type: 'all', limit: 20, timezone: 'Asia/Bangkok' },
           response: {
@@ -61,15 +61,15 @@ export default async function meTransactions(app: FastifyInstance, { services }:
       },
       onRequest: requireAuth({ confirmed: true }),
       schema: {
+        operationId: 'listTransactions',
         tags: ['me'],
         summary: 'Payments and refunds',
         description:
           'Newest first, cursor-paged (`limit` 1 to 100), filtered by `type`. Amounts are minor units with their currency; ' +
-          "times are in the place's zone. `summary` totals this month's completed payments and refunds per currency. " +
-          `Errors: ${describeCodes('validation_error', 'unauthorized', 'email_not_confirmed', 'rate_limited')}.`,
+          "times are in the place's zone. `summary` totals this month's completed payments and refunds per currency. ",
         security: bearerSecurity,
         querystring: transactionsQuery(config.TRANSACTIONS_LIMIT_DEFAULT, config.TRANSACTIONS_LIMIT_MAX),
-        response: { 200: TransactionsPage, ...errorResponses(400, 401, 403, 429, 500) },
+        response: { 200: TransactionsPage },
       },
     },
     async (req) => services.transactions.list(authOf(req).accountId, req.query),

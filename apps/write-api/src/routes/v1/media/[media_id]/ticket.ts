@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { describeCodes, errorResponses } from '@guest/http-kit';
 import { authOf, bearerSecurity, requireAuth } from '@guest/auth';
 import { MediaParams, MediaTicketResponse } from '../../../../media/schemas.ts';
 import { mediaUrl, publicBase } from '../../../../media/urls.ts';
@@ -13,8 +12,10 @@ export default async function mediaTicket(app: FastifyInstance, { services }: Wr
     {
       onRequest: requireAuth({ confirmed: true }),
       config: {
+        errors: ['validation_error', 'unauthorized', 'email_not_confirmed', 'not_found'],
         idempotent: true,
         example: {
+          after: ['uploadAvatar'],
           params: { media_id: '6f2d8c4a-1b3e-4f5a-9c7d-2e8b0a4c6d1f' },
           response: {
             ticket: 'CzrywtoF39Kt370e_47DHjtPAKjWMAEZuH2Oc97BNHQ',
@@ -25,15 +26,16 @@ export default async function mediaTicket(app: FastifyInstance, { services }: Wr
         },
       },
       schema: {
+        operationId: 'createMediaTicket',
         tags: ['media'],
         summary: 'One-time link to a private file',
         description:
           'The right to the file is checked first (only its owner; anyone else, and a file that does not exist, get the same ' +
           `404). The ticket lives ${config.MEDIA_TICKET_TTL_S} seconds, opens this one file once, and only while the session ` +
-          `it was issued to stays open. Errors: ${describeCodes('validation_error', 'unauthorized', 'email_not_confirmed', 'not_found', 'rate_limited')}.`,
+          `it was issued to stays open.`,
         security: bearerSecurity,
         params: MediaParams,
-        response: { 200: MediaTicketResponse, ...errorResponses(400, 401, 403, 404, 429, 500) },
+        response: { 200: MediaTicketResponse },
       },
     },
     async (req) => {
