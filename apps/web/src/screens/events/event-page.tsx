@@ -5,6 +5,7 @@ import { useLang, useT } from '../../i18n.ts';
 import { hrefTo, type RouteProps } from '../../router.ts';
 import { Link } from '../../ui/link.tsx';
 import { ErrorNote, Loading } from '../../ui/notice.tsx';
+import { venueLine } from './venue-line.ts';
 
 /** One event by its slug (`/v1/events/{slug}`): description, venue and the next occurrences. */
 export function EventPage({ params }: RouteProps) {
@@ -30,10 +31,7 @@ export function EventPage({ params }: RouteProps) {
       </Link>
       <h1>{event.title}</h1>
       {event.translated && <p class="translated">{t('listing.translated')}</p>}
-      <p class="card-place">
-        {event.category.name} · {event.venue.name}
-        {event.venue.place_name ? `, ${event.venue.place_name}` : ''}
-      </p>
+      <p class="card-place">{venueLine(event.category.name, event.venue)}</p>
       <p>
         {event.entry === 'free' ? t('events.entry.free') : money(event.price_minor, event.currency)} ·{' '}
         {t(`events.crowd.${event.crowd}`)}
