@@ -17,9 +17,12 @@ function zoneOf(query: URLSearchParams): string {
   return query.get('timezone') || appConfig?.region?.timezone || 'Asia/Bangkok';
 }
 
-/** A day of the strip and of a card: weekday, day and month ("Fri, 4 Dec"). */
+/** A day of a card: weekday, day and month ("Fri, 4 Dec"). */
 const SHORT_DAY: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short' };
 const LONG_DAY: Intl.DateTimeFormatOptions = { weekday: 'long', day: 'numeric', month: 'long' };
+/** A day of the calendar strip, on two lines: "Fri" over "4 Dec". */
+const WEEKDAY: Intl.DateTimeFormatOptions = { weekday: 'short' };
+const DAY_MONTH: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short' };
 
 /** Every place: no place word in the request. */
 const ALL_PLACES = 'all';
@@ -208,7 +211,8 @@ function CalendarStrip({ filters, day }: { filters: EventFilters; day: string | 
             data-date={d.date}
             data-count={d.count}
           >
-            <span class="day-name">{today ? t('events.today') : dayLabel(d.date, SHORT_DAY)}</span>
+            <span class="day-name">{today ? t('events.today') : dayLabel(d.date, WEEKDAY)}</span>
+            <span class="day-date">{dayLabel(d.date, DAY_MONTH)}</span>
             <span class="day-count">{d.count}</span>
           </Link>
         );

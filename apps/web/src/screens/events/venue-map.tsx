@@ -3,8 +3,12 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { appConfig } from '../../config.ts';
 import { useT } from '../../i18n.ts';
 
-/** How close the venue map starts: a few streets around the venue. */
+/**
+ * How close the venue map starts: a few streets around the venue; the offline base map has land
+ * and borders only (Natural Earth), which say something from further away.
+ */
 const VENUE_ZOOM = 14;
+const OFFLINE_ZOOM = 9;
 
 /**
  * A small map of the venue with one marker: MapLibre and the base style (the search map's, offline
@@ -33,10 +37,11 @@ export function VenueMap({ point, label }: { point: { lat: number; lon: number }
         container: el.current,
         style: base.style,
         center: [point.lon, point.lat],
-        zoom: Math.min(VENUE_ZOOM, appConfig?.map.max_zoom ?? 18),
+        zoom: Math.min(base.offline ? OFFLINE_ZOOM : VENUE_ZOOM, appConfig?.map.max_zoom ?? 18),
         attributionControl: { compact: true },
         dragRotate: false,
-        cooperativeGestures: true,
+        // The page scrolls over the map; the buttons and a drag move it.
+        scrollZoom: false,
         locale: {
           'Map.Title': t('web.events.venue_map'),
           'Marker.Title': label,
@@ -57,6 +62,7 @@ export function VenueMap({ point, label }: { point: { lat: number; lon: number }
             .then((m) => m.offlineCountries())
             .then((data) => {
               void (map?.getSource('countries') as import('maplibre-gl').GeoJSONSource | undefined)?.setData(data);
+              void map?.once('idle', () => el.current?.setAttribute('data-land', 'true'));
             });
         }
         setReady(true);
@@ -75,9 +81,8 @@ export function VenueMap({ point, label }: { point: { lat: number; lon: number }
   return (
     <div
       ref={el}
+      // The map's canvas is the "Map of the venue" region (MapLibre's `Map.Title`).
       class="venue-map"
-      role="region"
-      aria-label={t('web.events.venue_map')}
       data-ready={ready ? 'true' : 'false'}
       data-lat={point.lat}
       data-lon={point.lon}
