@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readApi } from '@guest/read-api';
@@ -49,6 +51,20 @@ async function signedIn(next: string, locale = 'en-US'): Promise<Page> {
   return page;
 }
 
+const axeSource = () => readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core on the page as it stands: the rules' ids of critical violations (none expected). */
+async function criticalViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(await axeSource());
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string }> }> } }
+    ).axe;
+    return (await axe.run()).violations;
+  });
+  return violations.filter((v) => v.impact === 'critical').map((v) => v.id);
+}
+
 const login = (pw: string) =>
   http(t.url, 'POST', '/v1/auth/login', { body: { email: DEMO_ACCOUNT.email, password: pw } });
 
@@ -79,6 +95,7 @@ describe('account settings in the browser', { timeout: 120_000 }, () => {
     expect(await next.getAttribute('aria-invalid')).toBe('false');
     await poll(() => p.locator(':focus').getAttribute('id')).toBe('password-current_password');
     await screenshot(p, 'account-password-wrong', { fullPage: true });
+    expect(await criticalViolations(p)).toEqual([]);
 
     // A new password that is too short: on the new password's field.
     await current.fill(password);
@@ -141,6 +158,7 @@ describe('account settings in the browser', { timeout: 120_000 }, () => {
     expect(await p.locator('img.preview').count()).toBe(0);
     expect(await upload.isDisabled()).toBe(true);
     await screenshot(p, 'account-avatar-not-image', { fullPage: true });
+    expect(await criticalViolations(p)).toEqual([]);
 
     // Named a PNG, but not a picture: the browser cannot draw it, the preview goes, the field says why.
     await input.setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not a png at all') });

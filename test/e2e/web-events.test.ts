@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import ICAL from 'ical.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +78,20 @@ async function pathOf(slug: string): Promise<string[]> {
   return placeCache.get(slug)!;
 }
 
+const axeSource = () => readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core on the page as it stands: the rules' ids of critical violations (none expected). */
+async function criticalViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(await axeSource());
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string }> }> } }
+    ).axe;
+    return (await axe.run()).violations;
+  });
+  return violations.filter((v) => v.impact === 'critical').map((v) => v.id);
+}
+
 const slugsOnPage = (p: Page) =>
   p.locator('.event-list .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-slug')));
 
@@ -101,6 +116,7 @@ describe('events in the browser', { timeout: 120_000 }, () => {
     const total = (c: { days: Array<{ count: number }> }) => c.days.reduce((n, d) => n + d.count, 0);
     expect(total(cal)).toBeLessThan(total(everywhere));
     await screenshot(p, 'events-region');
+    expect(await criticalViolations(p)).toEqual([]);
 
     // "All places": the lists are no longer narrowed, events of other regions come.
     await p.getByRole('combobox', { name: 'Place' }).selectOption('all');
@@ -198,6 +214,7 @@ describe('events in the browser', { timeout: 120_000 }, () => {
     // The test server has no map provider: the offline land is drawn around the venue.
     await poll(() => map.getAttribute('data-land')).toBe('true');
     await screenshot(p, 'event-page-map', { fullPage: true });
+    expect(await criticalViolations(p)).toEqual([]);
 
     const occurrence = event.next_occurrences[0] as { start_at: string; end_at: string };
     const buttons = p.getByRole('button', { name: 'Add to calendar (.ics)' });
