@@ -32,7 +32,10 @@ export function SessionsScreen(_: RouteProps) {
   }
   useEffect(() => {
     void reload();
-    void import('./device-name.ts').then((m) => setNamer({ name: m.deviceName }));
+    import('./device-name.ts')
+      .then((m) => setNamer({ name: m.deviceName }))
+      // The reader did not load (connection lost): the rows still show, by their user agent.
+      .catch(() => setNamer({ name: (ua, tr) => ua || tr('account.sessions.unknown_device') }));
   }, []);
 
   async function endOthers() {
