@@ -176,6 +176,10 @@ for await (const m of socket) {
 out.renewedUntil = await socket.renew();
 socket.close(1000, 'done');
 out.closeCode = await socket.closed;
+out.renewAfterClose = await socket.renew().then(
+  () => 'renewed',
+  (e) => e.message,
+);
 // An iterator started after the close ends at once.
 for await (const m of socket) out.messages.push('after close: ' + m.type);
 
@@ -219,6 +223,7 @@ for (const [name, node] of [
       account: account.id,
       messages: ['hello', 'pong'],
       closeCode: 1000,
+      renewAfterClose: 'the socket is closed',
       tokenHello: account.id,
     });
     expect(Number.isNaN(Date.parse(String(out.renewedUntil)))).toBe(false);

@@ -176,17 +176,20 @@ export async function connectSocket(opts: SocketOptions): Promise<GuestSocket> {
     },
     async renew(fresh) {
       const data = fresh ?? { [kind]: await resolveCredential(credential) };
-      const answer = new Promise<SocketMessage>((resolve) => {
-        const stop = socket.on((m) => {
+      if (ended) throw new Error('the socket is closed');
+      let stop = () => {};
+      const answer = new Promise<SocketMessage>((resolve, reject) => {
+        stop = socket.on((m) => {
           const inReply = (m.data as { details?: { in_reply_to?: string } } | null)?.details?.in_reply_to;
           if (m.type !== 'auth.renewed' && !(m.type === 'error' && inReply === 'auth.renew')) return;
           received.splice(received.indexOf(m), 1);
-          stop();
           resolve(m);
         });
+        // A socket that closes first never answers.
+        void closed.then((code) => reject(new Error(`the socket closed (${code}) before answering auth.renew`)));
       });
       socket.send('auth.renew', data);
-      const m = await answer;
+      const m = await answer.finally(stop);
       if (m.type === 'error') {
         const e = m.data as { code: string; message: string; details: Record<string, unknown> };
         throw new SocketError(e.code, e.message, e.details);
