@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +9,7 @@ import { promisify } from 'node:util';
 import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
 import { repoRoot } from '@guest/config';
 import { importCatalogText, reindexAll } from '@guest/indexer';
 import type { Runtime } from '@guest/runtime';
@@ -15,6 +18,7 @@ import { createIsolatedEnv, type IsolatedEnv } from '../support/isolated-env.ts'
 import { http } from '../support/http.ts';
 import { FIXTURES } from '../read-api/search/support.ts';
 import { PASSWORD, uniqueEmail } from '../write-api/auth/support.ts';
+import { launchChromium } from './web/browser.ts';
 
 /*
  * The SDK as a project outside this repository gets it: `npm pack` in clients/ts (its `prepack`
@@ -26,7 +30,10 @@ import { PASSWORD, uniqueEmail } from '../write-api/auth/support.ts';
  * - a plain `.mjs` user and a `.cjs` one, run by Node.js 20 (the machine's `node`, no global
  *   WebSocket: it passes `ws`) and by Node.js 24 (the project's runtime, its own WebSocket),
  *   against the real one-base-URL server: sign-in, a paged feed, the socket with a ticket
- *   function, iterated with `for await`, a renewal, and the socket with an access token.
+ *   function, iterated with `for await`, a renewal, and the socket with an access token;
+ * - a page in Chromium that imports the installed ES modules as they are (an import map, no
+ *   bundler, no loader) from another origin, signs in and reads the socket with the browser's
+ *   own WebSocket.
  */
 const run = promisify(execFile);
 const NODE_20 = '/usr/bin/node';
@@ -39,6 +46,11 @@ let base: string;
 let project: string;
 let account: { email: string; id: string };
 let feedSize = 0;
+// The outside project's files over HTTP, for the browser: another origin than the API's.
+let files: Server;
+let filesOrigin: string;
+let browser: Browser;
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript' };
 
 /** npm (the machine's, a script on PATH) run by the project's Node.js. */
 const npm = (args: string[], cwd: string) =>
@@ -73,7 +85,19 @@ beforeAll(async () => {
     project,
   );
 
-  env = await createIsolatedEnv({ config: { RATE_LIMIT_LOGIN_PER_MIN: 1000 } });
+  files = createServer((req, res) => {
+    const file = path.join(project, path.normalize(decodeURIComponent(req.url!.split('?')[0]!)));
+    readFile(file).then(
+      (body) =>
+        res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(body),
+      () => res.writeHead(404).end(),
+    );
+  });
+  await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+  filesOrigin = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+  browser = await launchChromium();
+
+  env = await createIsolatedEnv({ config: { RATE_LIMIT_LOGIN_PER_MIN: 1000, CORS_ORIGINS: filesOrigin } });
   ({ app, runtime } = await runAll({ ...env.config, PORT: 0, REALTIME_PORT: 0, LOG_LEVEL: 'silent' }));
   const address = app.server.address();
   base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -94,6 +118,8 @@ beforeAll(async () => {
   expect(feedSize).toBeGreaterThan(5);
 }, 300_000);
 afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => files?.close(resolve));
   await app?.close();
   await runtime?.close();
   await env?.close();
@@ -238,3 +264,49 @@ for (const [name, node] of [
     );
   });
 }
+
+const PAGE = `<!doctype html>
+<link rel="icon" href="data:,">
+<script type="importmap">
+{ "imports": {
+  "@guest/client": "/node_modules/@guest/client/dist/esm/index.js",
+  "openapi-fetch": "/node_modules/openapi-fetch/dist/index.mjs"
+} }
+</script>
+<script type="module">
+import { connectSocket, createGuestClient, wsTicket } from '@guest/client';
+const [baseUrl, email, password] = JSON.parse(decodeURIComponent(location.hash.slice(1)));
+try {
+  const api = createGuestClient({ baseUrl });
+  const login = await api.POST('/v1/auth/login', { body: { email, password } });
+  api.setAccessToken(login.data.access_token);
+  const socket = await connectSocket({ baseUrl, ticket: () => wsTicket(api) });
+  let hello;
+  for await (const m of socket) { hello = m; break; }
+  socket.close();
+  window.result = { me: (await api.GET('/v1/me')).data.email, hello: hello.type, account: hello.data.account_id, closed: await socket.closed };
+} catch (e) {
+  window.result = { error: String(e) };
+}
+</script>
+`;
+
+it('runs in a browser as installed: ES modules through an import map, the browser WebSocket', async () => {
+  await writeFile(path.join(project, 'index.html'), PAGE);
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto(`${filesOrigin}/index.html#${encodeURIComponent(JSON.stringify([base, account.email, PASSWORD]))}`);
+  await page.waitForFunction('window.result', undefined, { timeout: 20_000 });
+  expect(await page.evaluate('window.result')).toEqual({
+    me: account.email,
+    hello: 'hello',
+    account: account.id,
+    closed: 1005,
+  });
+  expect(errors).toEqual([]);
+  await page.close();
+});
