@@ -11,6 +11,7 @@ export default tseslint.config(
       'coverage/**',
       'tools/**',
       'clients/ts/src/generated/**',
+      'clients/ts/dist/**',
     ],
   },
   ...tseslint.configs.recommended,
