@@ -161,11 +161,16 @@ describe('prices in one currency', { timeout: 120_000 }, () => {
     feed.items.forEach((item: { total?: { nights: number; total_minor: number; currency: string } }, i: number) => {
       expect(item.total?.nights).toBe(7);
       const { total_minor, currency } = item.total!;
+      // No currency chosen: every amount in the base currency, the converted ones marked "≈".
+      if (currency !== 'THB') return expect(totals[i]).toMatch(/^≈ THB\s[\d,]+ in all, nights: 7$/);
       const amount = new Intl.NumberFormat('en', { style: 'currency', currency, maximumFractionDigits: 0 }).format(
         total_minor / 100,
       );
       expect(totals[i]).toBe(`${amount} in all, nights: 7`);
     });
+    expect(await p.locator('.feed .card .card-price').allInnerTexts()).not.toContainEqual(
+      expect.stringMatching(/\$|€|CN¥|RUB/),
+    );
   });
 });
 

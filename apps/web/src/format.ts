@@ -31,9 +31,13 @@ export function converted(minor: number, from: string, to: string): { text: stri
   return { text: `≈ ${money(amount, to)}`, approximate: true };
 }
 
-/** A price as the page shows it: in the chosen currency when there is a rate, else in its own. */
+/**
+ * A price as the page shows it: in the one display currency (the guest's choice, else the base
+ * currency) when there is a rate, else in its own. Pins, cards and the price filter all use it,
+ * so no two prices on the screen are in different currencies.
+ */
 export function shownPrice(minor: number, from: string, chosen: string | null): { text: string; approximate: boolean } {
-  return (chosen ? converted(minor, from, chosen) : null) ?? { text: money(minor, from), approximate: false };
+  return converted(minor, from, displayCurrency(chosen)) ?? { text: money(minor, from), approximate: false };
 }
 
 export function dayLabel(

@@ -24,7 +24,7 @@ interface Props {
   unmatched: string[];
   loadMore(): void;
   retry(): void;
-  /** The card the pointer or the focus is on (null when it leaves the cards): its pin stands out. */
+  /** The card the pointer, a tap or the focus is on (null when it leaves the cards): its pin stands out. */
   onHover?(id: number | null): void;
   /** Opens the filters, where the fields a refused search named are marked. */
   fixFilters(): void;
@@ -79,6 +79,8 @@ export function Feed(props: Props) {
       <ol
         class={`cards${props.stale ? ' stale' : ''}`}
         onMouseOver={(e) => props.onHover?.(cardId(e.target))}
+        // A tap on a phone has no hover: the card tapped lights its pin up until another is.
+        onPointerDown={(e) => e.pointerType !== 'mouse' && props.onHover?.(cardId(e.target))}
         onMouseLeave={() => props.onHover?.(null)}
         onFocusIn={(e) => props.onHover?.(cardId(e.target))}
         onFocusOut={() => props.onHover?.(null)}
