@@ -87,6 +87,7 @@ export function createReadServices(deps: ReadServiceDeps): ReadServices {
     pollMs: config.SEARCH_CACHE_GENERATION_POLL_MS,
     indices: [indices.listings, indices.places],
   });
+  const categories = createCategoriesService({ db, engine, indices, cacheTtlS });
   const clusterTiles = createClusterTiles({
     ttlMs: config.SEARCH_CACHE_TTL_MS,
     maxTiles: config.SEARCH_CLUSTER_TILES_MAX,
@@ -103,10 +104,11 @@ export function createReadServices(deps: ReadServiceDeps): ReadServices {
       config,
       database,
       understanding,
+      categories,
     }),
     events: createEventsService({ engine, index: indices.events, cursors, clock, config, understanding }),
     places: createPlacesService({ engine, indices, clock }),
-    categories: createCategoriesService({ db, engine, indices, cacheTtlS }),
+    categories,
     amenities: createAmenitiesService({ db, cacheTtlS }),
     currencies,
     fx,

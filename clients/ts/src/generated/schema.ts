@@ -1136,7 +1136,7 @@ export interface paths {
     };
     /**
      * Price range and histogram for the price slider
-     * @description Only `kind` and `currency`; other filters are deliberately not accepted. `histogram` has 24 segments on a quadratic scale from zero (a handle at p means `max_minor · p²`), empty when there are no prices. Errors: `validation_error` (400), `rate_limited` (429).
+     * @description Only `kind` and `currency`; other filters are deliberately not accepted. `histogram` has 24 segments on a quadratic scale from zero (a handle at p means `max_minor · p²`), empty when there are no prices. `units` gives the same for each price unit on its own scale: a price per night and a price per month are not compared, so a price filter is set on one unit and sent with `price_unit`. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['getPriceRange'];
     put?: never;
@@ -1176,7 +1176,7 @@ export interface paths {
     };
     /**
      * Suggestions of places and listings as the guest types
-     * @description For a search box: places matched by their translated names and listings matched by their titles, texts in the request language. Public; a short list per call, meant to be asked on each keystroke. Errors: `validation_error` (400), `rate_limited` (429).
+     * @description For a search box: places matched by their translated names, listings matched by their titles (the same title in the same place once) and the categories its words name, texts in the request language. Public; a short list per call, meant to be asked on each keystroke. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['suggest'];
     put?: never;
@@ -2187,6 +2187,15 @@ export interface components {
       slug: string;
       name: string;
     };
+    /** @description Feed only, with `date_from`: what the dates cost, for listings priced per night or day (each night) or per month (a month is 30 nights); absent for prices that do not follow the dates (a person, an hour, a trip, an item). */
+    CardTotal: {
+      /** @description Nights from `date_from` to `date_to` (one without `date_to`). */
+      nights: number;
+      /** @description The price of all of them, in `currency`. */
+      total_minor: number;
+      /** @description The listing’s own currency (that of `price_minor`). */
+      currency: string;
+    };
     ListingCard: {
       id: number;
       /** @enum {string} */
@@ -2215,6 +2224,7 @@ export interface components {
       is_favorite?: boolean;
       /** @description Metres from `near`, when `near` is given. */
       distance_m?: number;
+      total?: components['schemas']['CardTotal'];
       /**
        * @description Feed only: present on a listing that does not match `q` exactly but is related to it (in the region of the place named, or of the kind of the category or property type named). The feed in relevance order lists them after every exact match, only when fewer listings than the server setting SEARCH_RELATED_BELOW (default 10) match exactly; `/v1/search/count` and the map count exact matches only.
        * @constant
@@ -2269,12 +2279,28 @@ export interface components {
        */
       total: number;
     };
+    /** @description The price range and histogram of the listings priced per one unit, on a scale of their own (a price per night and a price per month are not comparable): a price filter set on it goes with `price_unit`. */
+    PriceUnitRange: {
+      /**
+       * @description What the prices of this scale are for.
+       * @enum {string}
+       */
+      price_unit: 'night' | 'month' | 'person' | 'hour' | 'day' | 'trip' | 'item';
+      /** @description Priced listings of the scope with this unit. */
+      count: number;
+      min_minor: number | null;
+      max_minor: number | null;
+      /** @description 24 segments on a quadratic scale from zero: segment i holds prices from max·(i/24)² to max·((i+1)/24)²; empty when there are no prices. */
+      histogram: number[];
+    };
     PriceRangeResponse: {
       currency: string | null;
       min_minor: number | null;
       max_minor: number | null;
       /** @description 24 segments on a quadratic scale from zero: segment i holds prices from max·(i/24)² to max·((i+1)/24)²; empty when there are no prices. */
       histogram: number[];
+      /** @description The same for each price unit of the scope, most listings first. */
+      units: components['schemas']['PriceUnitRange'][];
     };
     FilterValue: {
       /** @description The value as the filter takes it. */
@@ -2314,9 +2340,24 @@ export interface components {
       title: string;
       place_name: string;
     };
+    CategorySuggestion: {
+      /** @description The category, as `category_id` takes it. */
+      id: number;
+      code: string;
+      /**
+       * @description The kind of listing the category is of (`kind`).
+       * @enum {string}
+       */
+      kind: 'stay' | 'experience' | 'service' | 'transport' | 'food';
+      /** @description In the request language, else English. */
+      name: string;
+    };
     SuggestResponse: {
       places: components['schemas']['PlaceSuggestion'][];
+      /** @description Best first; listings a guest could not tell apart (the same title in the same place) once. */
       listings: components['schemas']['ListingSuggestion'][];
+      /** @description Categories a word of `q` names, in any language or through a synonym ("diving", "массаж"): a search of `kind` and `category_id`. */
+      categories: components['schemas']['CategorySuggestion'][];
     };
     /** @description The main server: always present, even when there are no nodes. */
     OriginServer: {
@@ -10931,7 +10972,7 @@ export interface operations {
         group_size_max?: number;
         /** @description Experiences and services: bookable for the same day. */
         same_day?: boolean;
-        /** @description What the price is for. */
+        /** @description What the price is for (night, month, person …): only listings priced per this unit. A price filter (`price_min`, `price_max`) compares prices of one unit, so it is sent with this. */
         price_unit?: 'night' | 'month' | 'person' | 'hour' | 'day' | 'trip' | 'item';
         /** @description Transport: any of these vehicle kinds. */
         vehicle_kind?: string[];
@@ -11221,7 +11262,7 @@ export interface operations {
         group_size_max?: number;
         /** @description Experiences and services: bookable for the same day. */
         same_day?: boolean;
-        /** @description What the price is for. */
+        /** @description What the price is for (night, month, person …): only listings priced per this unit. A price filter (`price_min`, `price_max`) compares prices of one unit, so it is sent with this. */
         price_unit?: 'night' | 'month' | 'person' | 'hour' | 'day' | 'trip' | 'item';
         /** @description Transport: any of these vehicle kinds. */
         vehicle_kind?: string[];
@@ -11439,7 +11480,7 @@ export interface operations {
         group_size_max?: number;
         /** @description Experiences and services: bookable for the same day. */
         same_day?: boolean;
-        /** @description What the price is for. */
+        /** @description What the price is for (night, month, person …): only listings priced per this unit. A price filter (`price_min`, `price_max`) compares prices of one unit, so it is sent with this. */
         price_unit?: 'night' | 'month' | 'person' | 'hour' | 'day' | 'trip' | 'item';
         /** @description Transport: any of these vehicle kinds. */
         vehicle_kind?: string[];
@@ -11622,6 +11663,40 @@ export interface operations {
            *         0,
            *         0,
            *         1
+           *       ],
+           *       "units": [
+           *         {
+           *           "price_unit": "night",
+           *           "count": 4,
+           *           "min_minor": 120000,
+           *           "max_minor": 450000,
+           *           "histogram": [
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             1,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             1
+           *           ]
+           *         }
            *       ]
            *     }
            */
@@ -11892,7 +11967,8 @@ export interface operations {
            *           "title": "Kata scooter rental",
            *           "place_name": "Kata"
            *         }
-           *       ]
+           *       ],
+           *       "categories": []
            *     }
            */
           'application/json': components['schemas']['SuggestResponse'];

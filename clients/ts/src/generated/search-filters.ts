@@ -41,7 +41,7 @@ export const SEARCH_FILTERS = {
   languages: { type: 'list', kinds: ['experience', 'service'] },
   group_size_max: { type: 'int', kinds: ['experience'] },
   same_day: { type: 'bool', kinds: ['experience', 'service'] },
-  price_unit: { type: 'text', kinds: ['service'] },
+  price_unit: { type: 'text' },
   vehicle_kind: { type: 'list', kinds: ['transport'] },
   transmission: { type: 'text', kinds: ['transport'] },
   seats_min: { type: 'int', kinds: ['transport'] },

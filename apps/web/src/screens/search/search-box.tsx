@@ -3,20 +3,24 @@ import { api, type Schemas } from '../../api.ts';
 import { useT } from '../../i18n.ts';
 
 type Suggestion =
-  { type: 'place'; place: Schemas['PlaceSuggestion'] } | { type: 'listing'; listing: Schemas['ListingSuggestion'] };
+  | { type: 'place'; place: Schemas['PlaceSuggestion'] }
+  | { type: 'category'; category: Schemas['CategorySuggestion'] }
+  | { type: 'listing'; listing: Schemas['ListingSuggestion'] };
 
 interface Props {
   value: string;
   kind: string;
   onSearch(q: string): void;
   onPlace(place: Schemas['PlaceSuggestion']): void;
+  /** A category was chosen: its listings (of its kind) are searched. */
+  onCategory(category: Schemas['CategorySuggestion']): void;
 }
 
 /**
  * The text search with suggestions while typing (`/v1/search/suggest`, places and listings, in
  * the interface language): a combobox; Enter searches the text, a chosen place also moves the map.
  */
-export function SearchBox({ value, kind, onSearch, onPlace }: Props) {
+export function SearchBox({ value, kind, onSearch, onPlace, onCategory }: Props) {
   const t = useT();
   const [text, setText] = useState(value);
   const [items, setItems] = useState<Suggestion[]>([]);
@@ -44,6 +48,7 @@ export function SearchBox({ value, kind, onSearch, onPlace }: Props) {
           if (!data || mine !== seq.current) return;
           setItems([
             ...data.places.map((place) => ({ type: 'place' as const, place })),
+            ...data.categories.map((category) => ({ type: 'category' as const, category })),
             ...data.listings.map((listing) => ({ type: 'listing' as const, listing })),
           ]);
           setActive(-1);
@@ -62,6 +67,9 @@ export function SearchBox({ value, kind, onSearch, onPlace }: Props) {
     if (s.type === 'place') {
       setText(s.place.name);
       onPlace(s.place);
+    } else if (s.type === 'category') {
+      setText('');
+      onCategory(s.category);
     } else {
       setText(s.listing.title);
       onSearch(s.listing.title);
@@ -84,6 +92,7 @@ export function SearchBox({ value, kind, onSearch, onPlace }: Props) {
   }
 
   const places = items.filter((s) => s.type === 'place');
+  const categories = items.filter((s) => s.type === 'category');
   const listings = items.filter((s) => s.type === 'listing');
   const option = (s: Suggestion) => {
     const i = items.indexOf(s);
@@ -103,6 +112,10 @@ export function SearchBox({ value, kind, onSearch, onPlace }: Props) {
         {s.type === 'place' ? (
           <>
             <strong>{s.place.name}</strong> <small>{s.place.name_full ?? ''}</small>
+          </>
+        ) : s.type === 'category' ? (
+          <>
+            <strong>{s.category.name}</strong> <small>{t(`kind.${s.category.kind}`)}</small>
           </>
         ) : (
           <>
@@ -158,6 +171,12 @@ export function SearchBox({ value, kind, onSearch, onPlace }: Props) {
           </li>
         )}
         {places.map(option)}
+        {categories.length > 0 && (
+          <li role="presentation" class="group">
+            {t('web.suggest.categories')}
+          </li>
+        )}
+        {categories.map(option)}
         {listings.length > 0 && (
           <li role="presentation" class="group">
             {t('search.suggest.listings')}

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../../api.ts';
 import { appConfig } from '../../config.ts';
 import { useT } from '../../i18n.ts';
+import { MapCard } from '../../map/map-card.tsx';
 import { MapView } from '../../map/map-view.tsx';
 import { setQuery, type RouteProps } from '../../router.ts';
 import { useSession } from '../../session.ts';
@@ -48,6 +49,11 @@ export function SearchScreen({ query }: RouteProps) {
   const painted = useFirstPaint(!search.loadingFeed);
   const startMap = shown === 'map' || (shown === 'both' && painted);
 
+  // The card the guest is on (its pin stands out) and the pins tapped (their small card shows).
+  const [hovered, setHovered] = useState<number | null>(null);
+  const [picked, setPicked] = useState<number[] | null>(null);
+  const currency = query.get('currency');
+
   function onMove(next: Area | null, v: View | null) {
     setArea(next);
     if (v) setQuery({ map: mapViewToUrl(v) }, { replace: true });
@@ -69,6 +75,7 @@ export function SearchScreen({ query }: RouteProps) {
               setQuery({ q: place.name, ...(c ? { map: mapViewToUrl({ zoom, lat: c.lat, lon: c.lon }) } : {}) });
             });
           }}
+          onCategory={(c) => setQuery({ kind: c.kind, category_id: String(c.id), q: null })}
         />
         <div class="kinds" role="group" aria-label={t('web.kind_label')}>
           {KINDS.map((k) => (
@@ -76,7 +83,13 @@ export function SearchScreen({ query }: RouteProps) {
               type="button"
               key={k}
               aria-pressed={kind === k}
-              onClick={() => setQuery({ kind: k === 'all' ? null : k })}
+              // The price limits are on a scale of the last kind's price unit: they go with it.
+              onClick={() =>
+                setQuery({
+                  kind: k === 'all' ? null : k,
+                  ...(query.get('price_unit') ? { price_unit: null, price_min: null, price_max: null } : {}),
+                })
+              }
             >
               {t(`kind.${k}`)}
             </button>
@@ -107,8 +120,9 @@ export function SearchScreen({ query }: RouteProps) {
           error={search.error}
           invalid={Object.keys(search.fields).length > 0}
           failedMore={search.failedMore}
-          currency={query.get('currency')}
+          currency={currency}
           q={query.get('q')}
+          onHover={setHovered}
           unmatched={search.unmatched}
           loadMore={search.loadMore}
           retry={search.retry}
@@ -117,10 +131,25 @@ export function SearchScreen({ query }: RouteProps) {
         <MapView
           view={view}
           data={shown === 'list' ? null : search.map}
+          currency={currency}
+          highlight={hovered ?? picked?.[0] ?? null}
           start={startMap}
           onMove={onMove}
-          onPick={(id) => document.querySelector(`.card[data-id="${id}"]`)?.scrollIntoView({ block: 'center' })}
-        />
+          onPick={(ids) => {
+            setPicked(ids);
+            document.querySelector(`.card[data-id="${ids[0]}"]`)?.scrollIntoView({ block: 'nearest' });
+          }}
+        >
+          {picked && (
+            <MapCard
+              ids={picked}
+              points={search.map?.points ?? []}
+              cards={search.items}
+              currency={currency}
+              onClose={() => setPicked(null)}
+            />
+          )}
+        </MapView>
         {phone && (
           <button
             type="button"
