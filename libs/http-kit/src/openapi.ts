@@ -31,6 +31,10 @@ const transform: Transform = (input) => {
   if (config.example) out.schema[ROUTE_FACTS.example] = config.example;
   if (config.errors) out.schema[ROUTE_FACTS.errors] = config.errors;
   if (config.conditional) out.schema[ROUTE_FACTS.conditional] = true;
+  // A body schema that takes "nothing" (`.optional()`): the document says the body is not required.
+  if (original.body && (original.body as z.ZodType).safeParse(undefined).success) {
+    out.schema[ROUTE_FACTS.optionalBody] = true;
+  }
   if (!config.rateLimitExempt) out.schema[ROUTE_FACTS.rateLimited] = true;
   const hooks = [input.route?.onRequest ?? []].flat() as Array<{ [GUARD_FACTS]?: GuardFacts }>;
   if (hooks.some((h) => h[GUARD_FACTS]?.restrictable)) out.schema[ROUTE_FACTS.restrictable] = true;

@@ -94,7 +94,7 @@ export interface paths {
      * Get a slider-puzzle captcha with its proof of work
      * @description Answer it with `captcha_id`, `captcha_answer` and `captcha_nonce` in the body of login, registration, password-reset request or deletion request when one of them answered 403 `captcha_required`. Name the request's `email` in the body (the deletion request is signed in: send this with the same token instead).
      *
-     *     Proof of work (`pow`, ALTCHA PoW v2): find the counter n, from 0 up, such that PBKDF2-HMAC-SHA-256 with password `nonce` bytes followed by n as a big-endian uint32, salt `salt`, `cost` iterations and `key_length` bytes starts with `key_prefix`; send n in decimal digits as `captcha_nonce`. The counter is below `max_counter`, which doubles with each `level`: 1 when a captcha is first demanded, one more for each further failure of the email or of the address (about 2 CPU-seconds of a server core on average at level 1; a browser solves with WebCrypto in Web Workers while the person slides the piece). The challenge answers once, within `expires_in` seconds, only from the address and the session that fetched it and for its email; a level below the one asked by the time it is answered is refused (`too_easy`: fetch a new one). Errors: `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     *     Proof of work (`pow`, ALTCHA PoW v2): find the counter n, from 0 up, such that PBKDF2-HMAC-SHA-256 with password `nonce` bytes followed by n as a big-endian uint32, salt `salt`, `cost` iterations and `key_length` bytes starts with `key_prefix`; send n in decimal digits as `captcha_nonce`. The counter is below `max_counter`, which doubles with each `level`: 1 when a captcha is first demanded, one more for each further failure of the email or of the address (about 2 CPU-seconds of a server core on average at level 1; a browser solves with WebCrypto in Web Workers while the person slides the piece). The challenge answers once, within `expires_in` seconds, only from the address and the session that fetched it and for its email; a level below the one asked by the time it is answered is refused (`too_easy`: fetch a new one). Errors: `unauthorized` (401), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['createCaptcha'];
     delete?: never;
@@ -114,7 +114,7 @@ export interface paths {
     put?: never;
     /**
      * Create an account and sign in
-     * @description Opens a session and mails an email-confirmation link. Accepts `Idempotency-Key`. `accept_terms` must be true and the password must follow the rules (10–128 characters, not common, not the email): otherwise 400 `validation_error` with `details.field` and `details.reason`. A burst of attempts from one address, whatever their outcome, demands a captcha. 409 `conflict` (`details.reason` = `email_taken`) when the email is registered. Errors: `validation_error` (400), `forbidden` (403), `captcha_required` (403), `conflict` (409), `schema_invalid` (422), `rate_limited` (429).
+     * @description Opens a session and mails an email-confirmation link. Accepts `Idempotency-Key`. `accept_terms` must be true and the password must follow the rules (10–128 characters, not common, not the email): otherwise 400 `validation_error` with `details.field` and `details.reason`. A burst of attempts from one address, whatever their outcome, demands a captcha. 409 `conflict` (`details.reason` = `email_taken`) when the email is registered. Errors: `validation_error` (400), `forbidden` (403), `captcha_required` (403), `conflict` (409), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['register'];
     delete?: never;
@@ -134,7 +134,7 @@ export interface paths {
     put?: never;
     /**
      * Confirm the email address with the emailed token
-     * @description The token is the `token` query parameter of the link in the confirmation mail; it works once. An invalid, expired or used token is 400 `validation_error` on `token`. Errors: `validation_error` (400), `schema_invalid` (422), `rate_limited` (429).
+     * @description The token is the `token` query parameter of the link in the confirmation mail; it works once. An invalid, expired or used token is 400 `validation_error` on `token`. Errors: `validation_error` (400), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['confirmEmail'];
     delete?: never;
@@ -154,7 +154,7 @@ export interface paths {
     put?: never;
     /**
      * Send the email-confirmation link again
-     * @description At most 3 per hour per account; earlier links stop working. Answers 200 with a message when the email is already confirmed. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description At most 3 per hour per account; earlier links stop working. Answers 200 with a message when the email is already confirmed. Errors: `unauthorized` (401), `validation_error` (400), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['resendConfirmation'];
     delete?: never;
@@ -174,7 +174,7 @@ export interface paths {
     put?: never;
     /**
      * Sign in with email and password
-     * @description Issues a token pair for a new session. Wrong email or password is 401 `unauthorized` (the same answer and the same time for an unknown email). After repeated failures per address or per email a captcha is demanded. Errors: `validation_error` (400), `unauthorized` (401), `forbidden` (403), `account_restricted` (403), `captcha_required` (403), `schema_invalid` (422), `rate_limited` (429).
+     * @description Issues a token pair for a new session. Wrong email or password is 401 `unauthorized` (the same answer and the same time for an unknown email). After repeated failures per address or per email a captcha is demanded. Errors: `validation_error` (400), `unauthorized` (401), `forbidden` (403), `account_restricted` (403), `captcha_required` (403), `schema_invalid` (422), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['login'];
     delete?: never;
@@ -194,7 +194,7 @@ export interface paths {
     put?: never;
     /**
      * Exchange the refresh token for fresh access tokens
-     * @description Returns new access tokens and the same refresh token, and extends the session (30 days idle, 180 days at most); a refused refresh (401, 403) extends nothing. Never asks for a captcha. An unknown, closed or expired refresh token is 401 `unauthorized`: sign in again. Errors: `validation_error` (400), `unauthorized` (401), `forbidden` (403), `account_restricted` (403), `schema_invalid` (422), `rate_limited` (429).
+     * @description Returns new access tokens and the same refresh token, and extends the session (30 days idle, 180 days at most); a refused refresh (401, 403) extends nothing. Never asks for a captcha. An unknown, closed or expired refresh token is 401 `unauthorized`: sign in again. Errors: `validation_error` (400), `unauthorized` (401), `forbidden` (403), `account_restricted` (403), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['refreshTokens'];
     delete?: never;
@@ -214,7 +214,7 @@ export interface paths {
     put?: never;
     /**
      * One-time ticket for the socket (web client)
-     * @description Valid 60 seconds, single use, opens nothing but `/v1/ws?ticket=…`. Needs a confirmed email. Errors: `unauthorized` (401), `email_not_confirmed` (403), `account_restricted` (403), `rate_limited` (429).
+     * @description Valid 60 seconds, single use, opens nothing but `/v1/ws?ticket=…`. Needs a confirmed email. Errors: `unauthorized` (401), `email_not_confirmed` (403), `account_restricted` (403), `validation_error` (400), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['createWsTicket'];
     delete?: never;
@@ -234,7 +234,7 @@ export interface paths {
     put?: never;
     /**
      * End the current session
-     * @description At once: its access tokens answer 401 from the next call on, and its refresh token stops working. Errors: `unauthorized` (401), `rate_limited` (429).
+     * @description At once: its access tokens answer 401 from the next call on, and its refresh token stops working. Errors: `unauthorized` (401), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['logout'];
     delete?: never;
@@ -254,7 +254,7 @@ export interface paths {
     put?: never;
     /**
      * End every other session
-     * @description All sessions of the account except the current one end at once. Errors: `unauthorized` (401), `rate_limited` (429).
+     * @description All sessions of the account except the current one end at once. Errors: `unauthorized` (401), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['logoutAll'];
     delete?: never;
@@ -294,7 +294,7 @@ export interface paths {
     put?: never;
     /**
      * Mail a password-reset link
-     * @description 202 with an empty body whether or not the email has an account. At most 3 mails per hour go to one address; further requests are still answered 202 and send nothing. The mail is prepared after the answer, so known and unknown emails take the same time. A burst of requests from one network address demands a captcha. Errors: `validation_error` (400), `captcha_required` (403), `schema_invalid` (422), `rate_limited` (429).
+     * @description 202 with an empty body whether or not the email has an account. At most 3 mails per hour go to one address; further requests are still answered 202 and send nothing. The mail is prepared after the answer, so known and unknown emails take the same time. A burst of requests from one network address demands a captcha. Errors: `validation_error` (400), `captcha_required` (403), `schema_invalid` (422), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['requestPasswordReset'];
     delete?: never;
@@ -314,7 +314,7 @@ export interface paths {
     put?: never;
     /**
      * Set a new password with the emailed token
-     * @description Ends every session of the account and confirms the email (the link proved it). A weak password is 400 `validation_error` on `password` and leaves the token usable; an invalid, expired or used token is 400 on `token`. Errors: `validation_error` (400), `schema_invalid` (422), `rate_limited` (429).
+     * @description Ends every session of the account and confirms the email (the link proved it). A weak password is 400 `validation_error` on `password` and leaves the token usable; an invalid, expired or used token is 400 on `token`. Errors: `validation_error` (400), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['confirmPasswordReset'];
     delete?: never;
@@ -334,7 +334,7 @@ export interface paths {
     put?: never;
     /**
      * Change the password from inside the account
-     * @description Keeps the current session and ends all others. A wrong `current_password` is 400 `validation_error` on `current_password`; a weak new one on `new_password`. At most 10 attempts per hour. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Keeps the current session and ends all others. A wrong `current_password` is 400 `validation_error` on `current_password`; a weak new one on `new_password`. At most 10 attempts per hour. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['changePassword'];
     delete?: never;
@@ -354,7 +354,7 @@ export interface paths {
     put?: never;
     /**
      * Ask to delete the account; confirmed by email
-     * @description Mails a single-use link that confirms the deletion (`POST /v1/auth/delete-confirm`). The body is optional (none, `null`, or a DeleteRequest); an empty captcha pair passes until the client looks like a robot (repeated requests, or failed logins from its address). Errors: `validation_error` (400), `unauthorized` (401), `captcha_required` (403), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Mails a single-use link that confirms the deletion (`POST /v1/auth/delete-confirm`). The body is optional (none, `null`, or a DeleteRequest); an empty captcha pair passes until the client looks like a robot (repeated requests, or failed logins from its address). Errors: `validation_error` (400), `unauthorized` (401), `captcha_required` (403), `schema_invalid` (422), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['requestAccountDeletion'];
     delete?: never;
@@ -374,7 +374,7 @@ export interface paths {
     put?: never;
     /**
      * Delete the account with the emailed token
-     * @description Ends every session, marks the account `deleted` and erases its personal data (email, names, password, profile, avatar, devices, favorites, notifications, assistant history, addresses and devices of its sessions, its mail). The account id stays, detached from the person, for the records the law keeps (payments). A later sign-in with the old email fails. An invalid, expired or used token is 400 on `token`. Errors: `validation_error` (400), `schema_invalid` (422), `rate_limited` (429).
+     * @description Ends every session, marks the account `deleted` and erases its personal data (email, names, password, profile, avatar, devices, favorites, notifications, assistant history, addresses and devices of its sessions, its mail). The account id stays, detached from the person, for the records the law keeps (payments). A later sign-in with the old email fails. An invalid, expired or used token is 400 on `token`. Errors: `validation_error` (400), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['confirmAccountDeletion'];
     delete?: never;
@@ -415,7 +415,7 @@ export interface paths {
     post?: never;
     /**
      * End one session of the account
-     * @description Ends it at once. A session of someone else, an unknown or an already closed one is 404 `not_found`. Ending the caller's own current session signs it out like logout. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `rate_limited` (429).
+     * @description Ends it at once. A session of someone else, an unknown or an already closed one is 404 `not_found`. Ending the caller's own current session signs it out like logout. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     delete: operations['closeSession'];
     options?: never;
@@ -442,7 +442,7 @@ export interface paths {
     head?: never;
     /**
      * Change some fields of the profile
-     * @description Only the fields present in the body change; a text field sent as `null` or `""` is cleared. Each value is checked: dates, ISO 3166-1 country codes, a supported language, a known currency, a phone in E.164. Broken rules are 400 `validation_error` naming every such field in `details.fields` at once. Unknown and read-only fields (`email`, `status`, a misspelt name) are 422 `schema_invalid` naming them in `details.fields`, and nothing changes. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Only the fields present in the body change; a text field sent as `null` or `""` is cleared. Each value is checked: dates, ISO 3166-1 country codes, a supported language, a known currency, a phone in E.164. Broken rules are 400 `validation_error` naming every such field in `details.fields` at once. Unknown and read-only fields (`email`, `status`, a misspelt name) are 422 `schema_invalid` naming them in `details.fields`, and nothing changes. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     patch: operations['updateProfile'];
     trace?: never;
@@ -477,13 +477,13 @@ export interface paths {
     get?: never;
     /**
      * Upload a new avatar
-     * @description multipart/form-data with one part `file`: a JPEG, PNG, HEIC or WebP image, recognised by its bytes (the part's Content-Type is a hint only: `application/octet-stream` is fine). At most `max_upload_mb` (10 MB) and 40 megapixels. The image is re-encoded as JPEG (longest side at most 1024 px) with every piece of metadata removed (EXIF with GPS, XMP, IPTC, ICC). Refusals are 400 `validation_error` on `file` with `details.reason`: `not_multipart`, `missing`, `empty`, `too_large`, `unsupported_type`, `too_many_pixels`, `corrupt`. `avatar_url` is a new public, immutable URL on every upload (`GET /v1/media/avatars/{file}`); the previous one answers 404. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
+     * @description multipart/form-data with one part `file`: a JPEG, PNG, HEIC or WebP image, recognised by its bytes (the part's Content-Type is a hint only: `application/octet-stream` is fine). At most `max_upload_mb` (10 MB) and 40 megapixels. The image is re-encoded as JPEG (longest side at most 1024 px) with every piece of metadata removed (EXIF with GPS, XMP, IPTC, ICC). Refusals are 400 `validation_error` on `file` with `details.reason`: `not_multipart`, `missing`, `empty`, `too_large`, `unsupported_type`, `too_many_pixels`, `corrupt`. `avatar_url` is a new public, immutable URL on every upload (`GET /v1/media/avatars/{file}`); the previous one answers 404. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['uploadAvatar'];
     post?: never;
     /**
      * Remove the avatar
-     * @description The file is deleted; `avatar_url` becomes null. Repeating it is harmless. Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
+     * @description The file is deleted; `avatar_url` becomes null. Repeating it is harmless. Errors: `unauthorized` (401), `email_not_confirmed` (403), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     delete: operations['deleteAvatar'];
     options?: never;
@@ -505,7 +505,7 @@ export interface paths {
     get: operations['getSearchFilters'];
     /**
      * Save search filters
-     * @description Sections absent from the body stay as they were; a section sent replaces the saved one; `null` clears it. A section over 8192 bytes of JSON is 400 `validation_error` naming it. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Sections absent from the body stay as they were; a section sent replaces the saved one; `null` clears it. A section over 8192 bytes of JSON is 400 `validation_error` naming it. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['putSearchFilters'];
     post?: never;
@@ -529,7 +529,7 @@ export interface paths {
     get: operations['getEmailPrefs'];
     /**
      * Change email preferences
-     * @description Sets the codes named in `prefs`; the others keep their values. An unknown code (own-action emails included: they cannot be turned off) is 400 `email_pref_unknown` and nothing changes. Errors: `validation_error` (400), `email_pref_unknown` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Sets the codes named in `prefs`; the others keep their values. An unknown code (own-action emails included: they cannot be turned off) is 400 `email_pref_unknown` and nothing changes. Errors: `validation_error` (400), `email_pref_unknown` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['putEmailPrefs'];
     post?: never;
@@ -553,7 +553,7 @@ export interface paths {
     get: operations['getPushPrefs'];
     /**
      * Change push preferences
-     * @description Sets the master switch when `enabled` is a boolean, and the codes named in `prefs`; everything else keeps its value. An unknown code is 400 `push_pref_unknown` and nothing changes. Errors: `validation_error` (400), `push_pref_unknown` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Sets the master switch when `enabled` is a boolean, and the codes named in `prefs`; everything else keeps its value. An unknown code is 400 `push_pref_unknown` and nothing changes. Errors: `validation_error` (400), `push_pref_unknown` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['putPushPrefs'];
     post?: never;
@@ -593,13 +593,13 @@ export interface paths {
     get?: never;
     /**
      * Save a listing
-     * @description Idempotent: saving it again changes nothing. A listing the catalog does not have, or does not publish (draft, archived), is 404. Search cards show it as `is_favorite`. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `rate_limited` (429), `account_restricted` (403).
+     * @description Idempotent: saving it again changes nothing. A listing the catalog does not have, or does not publish (draft, archived), is 404. Search cards show it as `is_favorite`. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['addFavorite'];
     post?: never;
     /**
      * Forget a saved listing
-     * @description Idempotent: 204 whether or not it was saved; also forgets one hidden from the list while its listing is not published. Errors: `validation_error` (400), `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description Idempotent: 204 whether or not it was saved; also forgets one hidden from the list while its listing is not published. Errors: `validation_error` (400), `unauthorized` (401), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     delete: operations['removeFavorite'];
     options?: never;
@@ -658,7 +658,7 @@ export interface paths {
     put?: never;
     /**
      * One-time link to a private file
-     * @description The right to the file is checked first (only its owner; anyone else, and a file that does not exist, get the same 404). The ticket lives 60 seconds, opens this one file once, and only while the session it was issued to stays open. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `not_found` (404), `rate_limited` (429), `account_restricted` (403).
+     * @description The right to the file is checked first (only its owner; anyone else, and a file that does not exist, get the same 404). The ticket lives 60 seconds, opens this one file once, and only while the session it was issued to stays open. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `not_found` (404), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['createMediaTicket'];
     delete?: never;
@@ -718,7 +718,7 @@ export interface paths {
     put?: never;
     /**
      * Register a device's push permission
-     * @description Creates or updates the device named by `device_id` for the signed-in account and binds it to the current session. Pushes that the preferences allow are delivered only to devices with `push_permission` true whose session is open. Sending the same body again changes nothing; `Idempotency-Key` is accepted. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Creates or updates the device named by `device_id` for the signed-in account and binds it to the current session. Pushes that the preferences allow are delivered only to devices with `push_permission` true whose session is open. Sending the same body again changes nothing; `Idempotency-Key` is accepted. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['registerDevice'];
     delete?: never;
@@ -738,7 +738,7 @@ export interface paths {
     put?: never;
     /**
      * Mark all notifications read
-     * @description Clears the `notifications` badge and answers the new counters; open sockets get `badges.updated`. Repeating it changes nothing. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description Clears the `notifications` badge and answers the new counters; open sockets get `badges.updated`. Repeating it changes nothing. Errors: `unauthorized` (401), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['markNotificationsRead'];
     delete?: never;
@@ -758,7 +758,7 @@ export interface paths {
     put?: never;
     /**
      * Mark a conversation read
-     * @description Moves the guest's read marker to the newest message of the dialog, clearing its part of the `messages` badge, and answers the new counters; open sockets get `badges.updated`. A dialog the guest does not take part in is 404. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `rate_limited` (429), `account_restricted` (403).
+     * @description Moves the guest's read marker to the newest message of the dialog, clearing its part of the `messages` badge, and answers the new counters; open sockets get `badges.updated`. A dialog the guest does not take part in is 404. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['markDialogRead'];
     delete?: never;
@@ -778,7 +778,7 @@ export interface paths {
     put?: never;
     /**
      * Mark the assistant's messages seen
-     * @description Clears the `assistant` badge and answers the new counters; open sockets get `badges.updated`. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description Clears the `assistant` badge and answers the new counters; open sockets get `badges.updated`. Errors: `unauthorized` (401), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['markAssistantRead'];
     delete?: never;
@@ -1427,10 +1427,10 @@ export interface components {
        */
       captcha_id?: string;
       /**
-       * @description The piece's x offset in pixels: a JSON integer or a string of decimal digits only (no sign, space, exponent or hex); empty unless demanded.
+       * @description The piece's x offset in pixels, in decimal digits only (no sign, space, exponent or hex); empty unless demanded.
        * @default
        */
-      captcha_answer?: string | number;
+      captcha_answer?: string;
       /**
        * @description The captcha's proof-of-work nonce (see `POST /v1/auth/captcha`); empty unless demanded.
        * @default
@@ -1457,10 +1457,10 @@ export interface components {
        */
       captcha_id?: string;
       /**
-       * @description The piece's x offset in pixels: a JSON integer or a string of decimal digits only (no sign, space, exponent or hex); empty unless demanded.
+       * @description The piece's x offset in pixels, in decimal digits only (no sign, space, exponent or hex); empty unless demanded.
        * @default
        */
-      captcha_answer?: string | number;
+      captcha_answer?: string;
       /**
        * @description The captcha's proof-of-work nonce (see `POST /v1/auth/captcha`); empty unless demanded.
        * @default
@@ -1487,10 +1487,10 @@ export interface components {
        */
       captcha_id?: string;
       /**
-       * @description The piece's x offset in pixels: a JSON integer or a string of decimal digits only (no sign, space, exponent or hex); empty unless demanded.
+       * @description The piece's x offset in pixels, in decimal digits only (no sign, space, exponent or hex); empty unless demanded.
        * @default
        */
-      captcha_answer?: string | number;
+      captcha_answer?: string;
       /**
        * @description The captcha's proof-of-work nonce (see `POST /v1/auth/captcha`); empty unless demanded.
        * @default
@@ -1520,10 +1520,10 @@ export interface components {
        */
       captcha_id?: string;
       /**
-       * @description The piece's x offset in pixels: a JSON integer or a string of decimal digits only (no sign, space, exponent or hex); empty unless demanded.
+       * @description The piece's x offset in pixels, in decimal digits only (no sign, space, exponent or hex); empty unless demanded.
        * @default
        */
-      captcha_answer?: string | number;
+      captcha_answer?: string;
       /**
        * @description The captcha's proof-of-work nonce (see `POST /v1/auth/captcha`); empty unless demanded.
        * @default
@@ -2460,6 +2460,11 @@ export interface components {
     /** @description The `ETag` of a copy the client holds: 304 without a body when it is still current. */
     IfNoneMatch: string;
     /**
+     * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+     * @example en
+     */
+    Lang: string;
+    /**
      * @description Makes a creating request safe to retry: a repeat with the same key (signed in: of the same account; signed out: the key alone) and the same request within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing; the same key with another request is 409 and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
      * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
      */
@@ -2484,7 +2489,13 @@ export type $defs = Record<string, never>;
 export interface operations {
   getHealth: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -2545,12 +2556,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -2568,7 +2574,13 @@ export interface operations {
   };
   getLiveness: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -2600,12 +2612,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -2616,19 +2623,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getReadiness: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -2684,12 +2692,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -2713,6 +2716,11 @@ export interface operations {
          * @example anna.lee@example.com
          */
         email: string;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -2749,12 +2757,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -2767,12 +2770,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -2784,12 +2782,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -2802,19 +2795,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   createCaptcha: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -2822,7 +2816,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -2875,12 +2869,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -2892,12 +2881,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -2909,12 +2917,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -2927,12 +2930,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -2944,12 +2942,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -2962,19 +2955,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   register: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3033,12 +3027,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `forbidden`, `captcha_required`. */
@@ -3050,12 +3039,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'forbidden' | 'captcha_required';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Conflict: `conflict`. */
@@ -3067,12 +3051,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'conflict';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -3084,12 +3087,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3102,12 +3100,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3119,12 +3112,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3137,19 +3125,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   confirmEmail: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3195,12 +3184,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -3212,12 +3220,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3230,12 +3233,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3247,12 +3245,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3265,19 +3258,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   resendConfirmation: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3310,6 +3304,18 @@ export interface operations {
           'application/json': components['schemas']['MessageResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -3319,12 +3325,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -3336,12 +3337,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3354,12 +3386,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3371,12 +3398,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3389,19 +3411,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   login: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3456,12 +3479,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -3473,12 +3491,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `forbidden`, `account_restricted`, `captcha_required`. */
@@ -3490,12 +3503,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'forbidden' | 'account_restricted' | 'captcha_required';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -3507,12 +3551,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3525,12 +3564,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3542,12 +3576,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3560,19 +3589,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   refreshTokens: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3621,12 +3651,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -3638,12 +3663,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `forbidden`, `account_restricted`. */
@@ -3655,12 +3675,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'forbidden' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -3672,12 +3711,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3690,12 +3724,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3707,12 +3736,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3725,19 +3749,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   createWsTicket: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3770,6 +3795,18 @@ export interface operations {
           'application/json': components['schemas']['WsTicketResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -3779,12 +3816,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -3796,12 +3828,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3814,12 +3877,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3831,12 +3889,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3849,19 +3902,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   logout: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3898,12 +3952,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3916,12 +3989,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3933,12 +4001,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3951,19 +4014,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   logoutAll: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4000,12 +4064,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4018,12 +4101,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4035,12 +4113,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4053,19 +4126,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   listAuthSessions: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4118,12 +4192,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4136,12 +4205,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4153,12 +4217,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4171,19 +4230,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   requestPasswordReset: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4226,12 +4286,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `captcha_required`. */
@@ -4243,12 +4298,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'captcha_required';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -4260,12 +4346,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4278,12 +4359,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4295,12 +4371,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4313,19 +4384,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   confirmPasswordReset: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4372,12 +4444,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -4389,12 +4480,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4407,12 +4493,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4424,12 +4505,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4442,19 +4518,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   changePassword: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4501,12 +4578,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -4518,12 +4590,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -4535,12 +4602,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -4552,12 +4638,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4570,12 +4651,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4587,12 +4663,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4605,19 +4676,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   requestAccountDeletion: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4630,7 +4702,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /** @example {} */
         'application/json': components['schemas']['DeleteRequest'] | null;
@@ -4656,12 +4728,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -4673,12 +4740,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `captcha_required`, `account_restricted`. */
@@ -4690,12 +4752,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'captcha_required' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -4707,12 +4800,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4725,12 +4813,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4742,12 +4825,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4760,19 +4838,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   confirmAccountDeletion: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4818,12 +4897,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -4835,12 +4933,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4853,12 +4946,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4870,12 +4958,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4888,19 +4971,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   listSessions: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4953,12 +5037,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4971,12 +5050,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4988,12 +5062,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5006,19 +5075,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   closeSession: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5058,12 +5128,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -5075,12 +5140,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -5092,12 +5152,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5110,12 +5189,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5127,12 +5201,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5145,19 +5214,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getProfile: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5219,12 +5289,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -5236,12 +5301,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5254,12 +5314,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5271,12 +5326,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5289,19 +5339,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   updateProfile: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5377,12 +5428,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -5394,12 +5440,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -5411,12 +5452,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -5428,12 +5488,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5446,12 +5501,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5463,12 +5513,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5481,19 +5526,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getBadges: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5531,12 +5577,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -5548,12 +5589,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5566,12 +5602,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5583,12 +5614,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5601,19 +5627,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   uploadAvatar: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5658,12 +5685,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -5675,12 +5697,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -5692,12 +5709,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5710,12 +5746,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5727,12 +5758,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5745,19 +5771,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   deleteAvatar: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5786,12 +5813,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -5803,12 +5825,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5821,12 +5862,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5838,12 +5874,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5856,19 +5887,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getSearchFilters: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5907,12 +5939,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -5924,12 +5951,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5942,12 +5964,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5959,12 +5976,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5977,19 +5989,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   putSearchFilters: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -6060,12 +6073,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -6077,12 +6085,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -6094,12 +6097,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -6111,12 +6133,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -6129,12 +6146,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6146,12 +6158,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -6164,19 +6171,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getEmailPrefs: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -6241,12 +6249,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -6258,12 +6261,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -6276,12 +6274,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6293,12 +6286,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -6311,19 +6299,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   putEmailPrefs: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -6400,12 +6389,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -6417,12 +6401,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -6434,12 +6413,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -6451,12 +6449,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -6469,12 +6462,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6486,12 +6474,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -6504,19 +6487,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getPushPrefs: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -6582,12 +6566,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -6599,12 +6578,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -6617,12 +6591,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6634,12 +6603,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -6652,19 +6616,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   putPushPrefs: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -6742,12 +6707,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error' | 'push_pref_unknown';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -6759,12 +6719,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -6776,12 +6731,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -6793,12 +6767,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -6811,12 +6780,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6828,12 +6792,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -6846,12 +6805,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -6866,6 +6820,11 @@ export interface operations {
          * @example 20
          */
         limit?: number;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -6911,12 +6870,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -6928,12 +6882,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -6945,12 +6894,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -6963,12 +6907,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6980,12 +6919,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -6998,19 +6932,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   addFavorite: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -7051,12 +6986,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7068,12 +6998,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -7085,12 +7010,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -7102,12 +7022,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7120,12 +7059,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -7137,12 +7071,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7155,19 +7084,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   removeFavorite: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -7199,12 +7129,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7216,12 +7141,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -7233,12 +7153,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7251,12 +7190,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -7268,12 +7202,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7286,12 +7215,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -7313,6 +7237,11 @@ export interface operations {
          * @example Asia/Bangkok
          */
         timezone?: string;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -7408,12 +7337,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7425,12 +7349,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -7442,12 +7361,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7460,12 +7374,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -7477,12 +7386,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7495,19 +7399,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getTransaction: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -7563,12 +7468,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7580,12 +7480,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -7597,12 +7492,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -7614,12 +7504,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7632,12 +7517,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -7649,12 +7529,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7667,19 +7542,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   createMediaTicket: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -7726,12 +7602,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7743,12 +7614,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -7760,12 +7626,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -7777,12 +7638,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7795,12 +7687,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -7812,12 +7699,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7830,12 +7712,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -7848,6 +7725,11 @@ export interface operations {
          * @example CzrywtoF39Kt370e_47DHjtPAKjWMAEZuH2Oc97BNHQ
          */
         t?: string | null;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -7882,12 +7764,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7899,12 +7776,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -7916,12 +7788,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -7933,12 +7800,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7951,12 +7813,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -7968,12 +7825,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7986,19 +7838,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getAvatar: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -8035,12 +7888,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8053,12 +7901,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8070,12 +7913,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8088,19 +7926,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   registerDevice: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -8160,12 +7999,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -8177,12 +8011,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -8194,12 +8023,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -8211,12 +8071,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8229,12 +8084,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8246,12 +8096,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8264,19 +8109,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   markNotificationsRead: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -8314,12 +8160,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -8331,12 +8172,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8349,12 +8209,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8366,12 +8221,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8384,19 +8234,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   markDialogRead: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -8437,12 +8288,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -8454,12 +8300,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -8471,12 +8312,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -8488,12 +8324,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8506,12 +8361,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8523,12 +8373,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8541,19 +8386,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   markAssistantRead: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -8591,12 +8437,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -8608,12 +8449,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8626,12 +8486,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8643,12 +8498,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8661,12 +8511,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -8738,12 +8583,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8756,12 +8596,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8773,12 +8608,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8791,19 +8621,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   listLanguages: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -8852,12 +8683,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8869,12 +8695,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8887,19 +8708,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getMapResource: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -8974,12 +8796,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8989,12 +8806,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Bad Gateway: `bad_gateway`. */
@@ -9004,12 +8816,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'bad_gateway';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -9020,12 +8827,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Gateway Timeout: `gateway_timeout`. */
@@ -9035,12 +8837,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'gateway_timeout';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -9102,12 +8899,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -9120,12 +8912,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -9137,12 +8924,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -9155,12 +8937,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -9259,12 +9036,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -9277,12 +9049,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -9294,12 +9061,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -9312,12 +9074,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -9483,12 +9240,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -9501,12 +9253,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -9518,12 +9265,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -9536,12 +9278,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -9719,12 +9456,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -9737,12 +9469,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -9754,12 +9481,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -9772,12 +9494,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -9889,12 +9606,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -9907,12 +9619,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -9924,12 +9631,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -9942,12 +9644,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10052,12 +9749,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -10069,12 +9761,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10087,12 +9774,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -10104,12 +9786,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -10122,12 +9799,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10216,12 +9888,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10234,12 +9901,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -10251,12 +9913,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -10269,12 +9926,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10345,12 +9997,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10363,12 +10010,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -10380,12 +10022,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -10398,12 +10035,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10513,12 +10145,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -10530,12 +10157,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10548,12 +10170,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -10565,12 +10182,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -10583,12 +10195,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10656,12 +10263,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10674,12 +10276,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -10691,12 +10288,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -10709,12 +10301,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10802,12 +10389,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10820,12 +10402,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -10837,12 +10414,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -10855,12 +10427,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10965,6 +10532,11 @@ export interface operations {
         limit?: number;
         /** @description Opaque cursor from `next_cursor` of the previous page. */
         cursor?: string;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -11061,12 +10633,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -11078,12 +10645,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -11095,12 +10657,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -11113,12 +10670,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -11130,12 +10682,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -11148,12 +10695,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -11248,6 +10790,17 @@ export interface operations {
          * @example 12
          */
         zoom: number;
+        /** @description The feed's order: `relevance` (with `q`: best match; without: best rated), `price_asc`, `price_desc`, `rating`, `distance` (needs `near`), `new`. Accepted for parity with the feed (the same query string works for both); it does not change this answer. */
+        sort?: 'relevance' | 'price_asc' | 'price_desc' | 'rating' | 'distance' | 'new';
+        /** @description The feed's page size, 1 to 100. Accepted for parity with the feed (the same query string works for both); it does not change this answer. */
+        limit?: number;
+        /** @description A cursor of the feed. Accepted for parity with the feed (the same query string works for both); it does not change this answer. */
+        cursor?: string;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -11310,12 +10863,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -11328,12 +10876,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -11345,12 +10888,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -11363,12 +10901,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -11461,6 +10994,17 @@ export interface operations {
         rating_min?: number;
         /** @description Rated by at least this many guests: an average that many agree on. */
         rating_count_min?: number;
+        /** @description The feed's order: `relevance` (with `q`: best match; without: best rated), `price_asc`, `price_desc`, `rating`, `distance` (needs `near`), `new`. Accepted for parity with the feed (the same query string works for both); it does not change this answer. */
+        sort?: 'relevance' | 'price_asc' | 'price_desc' | 'rating' | 'distance' | 'new';
+        /** @description The feed's page size, 1 to 100. Accepted for parity with the feed (the same query string works for both); it does not change this answer. */
+        limit?: number;
+        /** @description A cursor of the feed. Accepted for parity with the feed (the same query string works for both); it does not change this answer. */
+        cursor?: string;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -11497,12 +11041,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -11515,12 +11054,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -11532,12 +11066,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -11550,12 +11079,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -11573,6 +11097,11 @@ export interface operations {
          * @example THB
          */
         currency?: string;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -11637,12 +11166,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -11655,12 +11179,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -11672,12 +11191,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -11690,12 +11204,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -11708,6 +11217,11 @@ export interface operations {
          * @example stay
          */
         kind?: 'stay' | 'experience' | 'service' | 'transport' | 'food' | 'all';
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -11773,12 +11287,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -11791,12 +11300,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -11808,12 +11312,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -11826,12 +11325,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -11849,6 +11343,11 @@ export interface operations {
          * @example all
          */
         kind?: 'stay' | 'experience' | 'service' | 'transport' | 'food' | 'all';
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -11907,12 +11406,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -11925,12 +11419,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -11942,12 +11431,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -11960,19 +11444,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   listNodes: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -12012,12 +11497,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -12030,12 +11510,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -12047,12 +11522,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -12065,19 +11535,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getConfig: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -12165,12 +11636,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -12183,12 +11649,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -12200,12 +11661,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -12218,19 +11674,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   listCurrencies: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -12278,12 +11735,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -12295,12 +11747,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -12313,19 +11760,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getFxRates: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -12369,12 +11817,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -12386,12 +11829,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -12404,12 +11842,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
