@@ -87,8 +87,10 @@ describe('OpenAPI document', () => {
     expect(byId('getMapResource').responses['502']).toBeDefined();
   });
 
-  it('declares the statuses of the conventions: 409 with Idempotency-Key, 413 and 415 with a body', () => {
+  it('declares the statuses of the conventions: 400 everywhere, 409 with Idempotency-Key, 413 and 415 with a body', () => {
     for (const { key, op } of ops) {
+      // The input screen refuses a NUL in any query string, before any schema.
+      expect(op.responses['400']?.['x-error-codes'], key).toContain('validation_error');
       const idempotent = op.parameters.some((p: any) => p.$ref === '#/components/parameters/IdempotencyKey');
       if (idempotent) expect(op.responses['409']?.['x-error-codes'], key).toContain('conflict');
       if (/^(POST|PUT|PATCH|DELETE) /.test(key)) {

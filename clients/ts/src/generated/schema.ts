@@ -10,7 +10,7 @@ export interface paths {
     };
     /**
      * Service health with a real check of each dependency
-     * @description Exercises each dependency (database, cache, search engine, file storage) with a real request: 200 when all answer, 503 when any does not, `checks` saying which. Not rate-limited, for monitors.
+     * @description Exercises each dependency (database, cache, search engine, file storage) with a real request: 200 when all answer, 503 when any does not, `checks` saying which. Not rate-limited, for monitors. Errors: `validation_error` (400).
      */
     get: operations['getHealth'];
     put?: never;
@@ -30,7 +30,7 @@ export interface paths {
     };
     /**
      * The process answers (no dependency is checked)
-     * @description Liveness probe: 200 while the process can answer at all; restart it when this fails.
+     * @description Liveness probe: 200 while the process can answer at all; restart it when this fails. Errors: `validation_error` (400).
      */
     get: operations['getLiveness'];
     put?: never;
@@ -50,7 +50,7 @@ export interface paths {
     };
     /**
      * Ready to serve: every dependency answers and the database has every migration
-     * @description Readiness probe: 200 when Postgres, Redis, the search engine and storage answer and no migration is pending; 503 naming each check that failed, so a load balancer sends no traffic here meanwhile.
+     * @description Readiness probe: 200 when Postgres, Redis, the search engine and storage answer and no migration is pending; 503 naming each check that failed, so a load balancer sends no traffic here meanwhile. Errors: `validation_error` (400).
      */
     get: operations['getReadiness'];
     put?: never;
@@ -94,7 +94,7 @@ export interface paths {
      * Get a slider-puzzle captcha with its proof of work
      * @description Answer it with `captcha_id`, `captcha_answer` and `captcha_nonce` in the body of login, registration, password-reset request or deletion request when one of them answered 403 `captcha_required`. Name the request's `email` in the body (the deletion request is signed in: send this with the same token instead).
      *
-     *     Proof of work (`pow`, ALTCHA PoW v2): find the counter n, from 0 up, such that PBKDF2-HMAC-SHA-256 with password `nonce` bytes followed by n as a big-endian uint32, salt `salt`, `cost` iterations and `key_length` bytes starts with `key_prefix`; send n in decimal digits as `captcha_nonce`. The counter is below `max_counter`, which doubles with each `level`: 1 when a captcha is first demanded, one more for each further failure of the email or of the address (about 2 CPU-seconds of a server core on average at level 1; a browser solves with WebCrypto in Web Workers while the person slides the piece). The challenge answers once, within `expires_in` seconds, only from the address and the session that fetched it and for its email; a level below the one asked by the time it is answered is refused (`too_easy`: fetch a new one). Errors: `unauthorized` (401), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     *     Proof of work (`pow`, ALTCHA PoW v2): find the counter n, from 0 up, such that PBKDF2-HMAC-SHA-256 with password `nonce` bytes followed by n as a big-endian uint32, salt `salt`, `cost` iterations and `key_length` bytes starts with `key_prefix`; send n in decimal digits as `captcha_nonce`. The counter is below `max_counter`, which doubles with each `level`: 1 when a captcha is first demanded, one more for each further failure of the email or of the address (about 2 CPU-seconds of a server core on average at level 1; a browser solves with WebCrypto in Web Workers while the person slides the piece). The challenge answers once, within `expires_in` seconds, only from the address and the session that fetched it and for its email; a level below the one asked by the time it is answered is refused (`too_easy`: fetch a new one). Errors: `unauthorized` (401), `schema_invalid` (422), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['createCaptcha'];
     delete?: never;
@@ -234,7 +234,7 @@ export interface paths {
     put?: never;
     /**
      * End the current session
-     * @description At once: its access tokens answer 401 from the next call on, and its refresh token stops working. Errors: `unauthorized` (401), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
+     * @description At once: its access tokens answer 401 from the next call on, and its refresh token stops working. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['logout'];
     delete?: never;
@@ -254,7 +254,7 @@ export interface paths {
     put?: never;
     /**
      * End every other session
-     * @description All sessions of the account except the current one end at once. Errors: `unauthorized` (401), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
+     * @description All sessions of the account except the current one end at once. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['logoutAll'];
     delete?: never;
@@ -272,7 +272,7 @@ export interface paths {
     };
     /**
      * Open sessions of the account
-     * @description Same list as `GET /v1/me/sessions`; `current` marks the caller's. Errors: `unauthorized` (401), `rate_limited` (429).
+     * @description Same list as `GET /v1/me/sessions`; `current` marks the caller's. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listAuthSessions'];
     put?: never;
@@ -392,7 +392,7 @@ export interface paths {
     };
     /**
      * Open sessions of the account
-     * @description Same list as `GET /v1/auth/sessions`. Errors: `unauthorized` (401), `rate_limited` (429).
+     * @description Same list as `GET /v1/auth/sessions`. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listSessions'];
     put?: never;
@@ -432,7 +432,7 @@ export interface paths {
     };
     /**
      * The profile of the signed-in guest
-     * @description All 27 fields, with the account's active restrictions. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description All 27 fields, with the account's active restrictions. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getProfile'];
     put?: never;
@@ -456,7 +456,7 @@ export interface paths {
     };
     /**
      * Unread counters
-     * @description Unread notifications, unread messages across all conversations, unseen assistant messages. Cleared by `POST /v1/notifications/read`, `POST /v1/chats/dialogs/{id}/read` and `POST /v1/assistant/read`; every change is also sent to open sockets as `badges.updated`. The web client may cache this reply for one minute. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description Unread notifications, unread messages across all conversations, unseen assistant messages. Cleared by `POST /v1/notifications/read`, `POST /v1/chats/dialogs/{id}/read` and `POST /v1/assistant/read`; every change is also sent to open sockets as `badges.updated`. The web client may cache this reply for one minute. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getBadges'];
     put?: never;
@@ -483,7 +483,7 @@ export interface paths {
     post?: never;
     /**
      * Remove the avatar
-     * @description The file is deleted; `avatar_url` becomes null. Repeating it is harmless. Errors: `unauthorized` (401), `email_not_confirmed` (403), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description The file is deleted; `avatar_url` becomes null. Repeating it is harmless. Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     delete: operations['deleteAvatar'];
     options?: never;
@@ -500,7 +500,7 @@ export interface paths {
     };
     /**
      * Saved search filters
-     * @description Sections `stay`, `experience`, `service`, `map_view`. Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
+     * @description Sections `stay`, `experience`, `service`, `map_view`. Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getSearchFilters'];
     /**
@@ -524,7 +524,7 @@ export interface paths {
     };
     /**
      * Email preferences
-     * @description Codes never touched show the registry defaults (marketing follows `notify_marketing`, the rest on). Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
+     * @description Codes never touched show the registry defaults (marketing follows `notify_marketing`, the rest on). Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getEmailPrefs'];
     /**
@@ -548,7 +548,7 @@ export interface paths {
     };
     /**
      * Push preferences
-     * @description `enabled` is the master switch (also `notify_push` of the profile). Codes never touched show the registry defaults. Pushes arrive only on devices that granted permission (`POST /v1/devices`) and are signed in. Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
+     * @description `enabled` is the master switch (also `notify_push` of the profile). Codes never touched show the registry defaults. Pushes arrive only on devices that granted permission (`POST /v1/devices`) and are signed in. Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getPushPrefs'];
     /**
@@ -696,7 +696,7 @@ export interface paths {
     };
     /**
      * An avatar, for an image element
-     * @description Public: no token and no ticket, so `avatar_url` works in an image element for whoever has it. The name is unguessable (random) and content-addressed, and the bytes behind it never change (`Cache-Control: public, max-age=31536000, immutable`): a new upload has a new URL, and a replaced or removed avatar is 404 from then on. Other private files keep the ticket flow (`POST /v1/media/{media_id}/ticket`). Errors: `not_found` (404), `rate_limited` (429).
+     * @description Public: no token and no ticket, so `avatar_url` works in an image element for whoever has it. The name is unguessable (random) and content-addressed, and the bytes behind it never change (`Cache-Control: public, max-age=31536000, immutable`): a new upload has a new URL, and a replaced or removed avatar is 404 from then on. Other private files keep the ticket flow (`POST /v1/media/{media_id}/ticket`). Errors: `not_found` (404), `validation_error` (400), `rate_limited` (429).
      */
     get: operations['getAvatar'];
     put?: never;
@@ -738,7 +738,7 @@ export interface paths {
     put?: never;
     /**
      * Mark all notifications read
-     * @description Clears the `notifications` badge and answers the new counters; open sockets get `badges.updated`. Repeating it changes nothing. Errors: `unauthorized` (401), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description Clears the `notifications` badge and answers the new counters; open sockets get `badges.updated`. Repeating it changes nothing. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['markNotificationsRead'];
     delete?: never;
@@ -778,7 +778,7 @@ export interface paths {
     put?: never;
     /**
      * Mark the assistant's messages seen
-     * @description Clears the `assistant` badge and answers the new counters; open sockets get `badges.updated`. Errors: `unauthorized` (401), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description Clears the `assistant` badge and answers the new counters; open sockets get `badges.updated`. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['markAssistantRead'];
     delete?: never;
@@ -816,7 +816,7 @@ export interface paths {
     };
     /**
      * Interface languages
-     * @description Every interface language, each named in its own language, with no flags. Errors: `rate_limited` (429).
+     * @description Every interface language, each named in its own language, with no flags. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listLanguages'];
     put?: never;
@@ -836,7 +836,7 @@ export interface paths {
     };
     /**
      * Map resources through the API (style, TileJSON, tiles, fonts, sprites, relief)
-     * @description Passes one resource of the map provider through: the body is streamed unchanged with its caching headers, and `If-None-Match` / `If-Modified-Since` are forwarded, so 304 comes back as the provider sends it. Cache tiles exactly as on the direct route. This is the fallback when the provider is unreachable from the client. Only the path shapes listed for `path` are served; any other path, and any path with `..`, `//`, backslashes or encoded slashes, is 404 without contacting the provider. The query string is ignored. Map resources count against their own per-address rate limit. Every answer has `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`; the Content-Type is the one of the resource kind (see the 200 answer), and a provider's HTML, XML or script is refused with 502.  — 404 also when the provider has no such resource, 502 when it fails or cannot be reached, 504 when it does not answer in time. Errors: `not_found` (404), `bad_gateway` (502), `gateway_timeout` (504).
+     * @description Passes one resource of the map provider through: the body is streamed unchanged with its caching headers, and `If-None-Match` / `If-Modified-Since` are forwarded, so 304 comes back as the provider sends it. Cache tiles exactly as on the direct route. This is the fallback when the provider is unreachable from the client. Only the path shapes listed for `path` are served; any other path, and any path with `..`, `//`, backslashes or encoded slashes, is 404 without contacting the provider. The query string is ignored. Map resources count against their own per-address rate limit. Every answer has `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`; the Content-Type is the one of the resource kind (see the 200 answer), and a provider's HTML, XML or script is refused with 502.  — 404 also when the provider has no such resource, 502 when it fails or cannot be reached, 504 when it does not answer in time. Errors: `not_found` (404), `bad_gateway` (502), `gateway_timeout` (504), `validation_error` (400).
      */
     get: operations['getMapResource'];
     put?: never;
@@ -1236,7 +1236,7 @@ export interface paths {
     };
     /**
      * Currencies
-     * @description Every currency of the catalog, by code, named in the request language. Errors: `rate_limited` (429).
+     * @description Every currency of the catalog, by code, named in the request language. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listCurrencies'];
     put?: never;
@@ -1256,7 +1256,7 @@ export interface paths {
     };
     /**
      * Exchange rates (approximate)
-     * @description The latest exchange rates against the base currency. Rates come from a central bank and are a hint only: payment is in the listing’s currency and the bank converts at its own rate, so clients must mark a conversion as approximate. Before any rates are loaded, `rates` is empty and `date` is null. Errors: `rate_limited` (429).
+     * @description The latest exchange rates against the base currency. Rates come from a central bank and are a hint only: payment is in the listing’s currency and the bank converts at its own rate, so clients must mark a conversion as approximate. Before any rates are loaded, `rates` is empty and `date` is null. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['getFxRates'];
     put?: never;
@@ -2549,6 +2549,16 @@ export interface operations {
           'application/json': components['schemas']['HealthResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Internal Server Error: `internal_error`. */
       500: {
         headers: {
@@ -2603,6 +2613,16 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['LiveResponse'];
+        };
+      };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -2683,6 +2703,16 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['ReadyResponse'];
+        };
+      };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -2858,6 +2888,18 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['CaptchaResponse'];
+        };
+      };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -3943,6 +3985,18 @@ export interface operations {
           'application/json': components['schemas']['MessageResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -4053,6 +4107,18 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['MessageResponse'];
+        };
+      };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -4181,6 +4247,18 @@ export interface operations {
            *     ]
            */
           'application/json': components['schemas']['SessionResponse'][];
+        };
+      };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -5028,6 +5106,18 @@ export interface operations {
           'application/json': components['schemas']['SessionResponse'][];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -5278,6 +5368,18 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['ProfileResponse'];
+        };
+      };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -5568,6 +5670,18 @@ export interface operations {
           'application/json': components['schemas']['BadgesResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -5804,6 +5918,18 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -5928,6 +6054,18 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['SearchFiltersResponse'];
+        };
+      };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -6238,6 +6376,18 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['EmailPrefsBody'];
+        };
+      };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -6555,6 +6705,18 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['PushPrefsBody'];
+        };
+      };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7879,6 +8041,18 @@ export interface operations {
           'image/jpeg': string;
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Not Found: `not_found`. */
       404: {
         headers: {
@@ -8149,6 +8323,18 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['BadgesResponse'];
+        };
+      };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -8428,6 +8614,18 @@ export interface operations {
           'application/json': components['schemas']['BadgesResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -8673,6 +8871,18 @@ export interface operations {
           'application/json': components['schemas']['LanguagesResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Too Many Requests: `rate_limited`. */
       429: {
         headers: {
@@ -8788,6 +8998,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
       };
       /** @description Not Found: `not_found`. */
       404: {
@@ -11725,6 +11945,18 @@ export interface operations {
           'application/json': components['schemas']['CurrencyResponse'][];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Too Many Requests: `rate_limited`. */
       429: {
         headers: {
@@ -11805,6 +12037,18 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['FxRatesResponse'];
+        };
+      };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */

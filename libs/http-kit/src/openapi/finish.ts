@@ -39,6 +39,13 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as 
 const EVERY_OPERATION: ErrorCode[] = ['internal_error', 'unavailable'];
 
 /**
+ * Codes of every operation, named in its description: the input screen (input-screen.ts) refuses
+ * text that cannot be stored (NUL, a lone surrogate) anywhere in a query string, path or body, on
+ * every route and before any schema, and every operation takes a query (`lang`).
+ */
+const SCREENED: ErrorCode[] = ['validation_error'];
+
+/**
  * Codes of every operation that takes a request body (any POST, PUT, PATCH or DELETE: the body is
  * read before the route runs): a body over the size limit, a content type no parser reads.
  */
@@ -174,6 +181,7 @@ function finishOperation(path: string, method: string, op: Json): void {
   const codes = [
     ...new Set<ErrorCode>([
       ...declared,
+      ...SCREENED,
       ...(idempotent ? IDEMPOTENT : []),
       ...(BODY_METHODS.has(method) ? WITH_BODY : []),
       ...(rateLimited ? (['rate_limited'] as const) : []),
