@@ -70,7 +70,9 @@ export async function registerOpenApi(app: FastifyInstance, appTags: OpenApiTag[
         version: INTERFACE_VERSION,
         description:
           'Public API for guests of the travel marketplace. Errors always use the envelope ' +
-          '`{error: {code, message, details, request_id}}`; every response carries `X-Request-Id`. ' +
+          '`{error: {code, message, details, request_id}}` (one `ErrorEnvelope` schema; each error response lists the ' +
+          '`code` values that operation answers with under that status in `x-error-codes`); every response carries ' +
+          '`X-Request-Id`. ' +
           'Lists are cursor-paged: `next_cursor` is opaque and signed. Creating requests accept `Idempotency-Key`. ' +
           'The realtime socket `/v1/ws` (messages, renewal, close codes) is described by the AsyncAPI 3 document at ' +
           '[/v1/asyncapi.json](/v1/asyncapi.json).',
