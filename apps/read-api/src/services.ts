@@ -22,7 +22,7 @@ import { createQueryUnderstanding } from './query-understanding/service.ts';
 
 // The schemas requests are parsed with before they reach a service: a bench or script that calls
 // a service directly parses its input exactly as the route does.
-export { CountParams, feedParams, MapParams, PriceRangeParams, SuggestParams } from './search/params.ts';
+export { countParams, feedParams, mapParams, PriceRangeParams, SuggestParams } from './search/params.ts';
 export { calendarParams, eventFeedParams, eventMapParams, upcomingParams } from './events/params.ts';
 
 /** What the read API's services are made of: the process's connections, its clock and cursor codec. */

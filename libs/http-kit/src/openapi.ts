@@ -35,6 +35,10 @@ const transform: Transform = (input) => {
   if (config.example) out.schema[ROUTE_FACTS.example] = config.example;
   if (config.errors) out.schema[ROUTE_FACTS.errors] = config.errors;
   if (config.conditional) out.schema[ROUTE_FACTS.conditional] = true;
+  // A body schema that takes "nothing" (`.optional()`): the document says the body is not required.
+  if (original.body && (original.body as z.ZodType).safeParse(undefined).success) {
+    out.schema[ROUTE_FACTS.optionalBody] = true;
+  }
   if (!config.rateLimitExempt) out.schema[ROUTE_FACTS.rateLimited] = true;
   const hooks = [input.route?.onRequest ?? []].flat() as Array<{ [GUARD_FACTS]?: GuardFacts }>;
   if (hooks.some((h) => h[GUARD_FACTS]?.restrictable)) out.schema[ROUTE_FACTS.restrictable] = true;
@@ -103,7 +107,9 @@ export async function registerOpenApi(app: FastifyInstance, appTags: OpenApiTag[
         version: INTERFACE_VERSION,
         description:
           'Public API for guests of the travel marketplace. Errors always use the envelope ' +
-          '`{error: {code, message, details, request_id}}`; every response carries `X-Request-Id`. ' +
+          '`{error: {code, message, details, request_id}}` (one `ErrorEnvelope` schema; each error response lists the ' +
+          '`code` values that operation answers with under that status in `x-error-codes`); every response carries ' +
+          '`X-Request-Id`. ' +
           'Lists are cursor-paged: `next_cursor` is opaque and signed. Creating requests accept `Idempotency-Key`. ' +
           'The realtime socket `/v1/ws` (how to open and renew it, its messages and close codes) is described at ' +
           '[/docs/socket](/docs/socket), from its AsyncAPI 3 document [/v1/asyncapi.json](/v1/asyncapi.json).',

@@ -39,7 +39,7 @@ import {
 import { buildRelatedQuery, EXACT_MATCH } from './related.ts';
 import { nightsBetween } from './totals.ts';
 import type { z } from 'zod';
-import type { feedParams, Filters, MapParams, PriceRangeParams, SEARCH_KINDS, SuggestParams } from './params.ts';
+import type { feedParams, Filters, mapParams, PriceRangeParams, SEARCH_KINDS, SuggestParams } from './params.ts';
 import { buildFilterValuesRequest, parseFilterValues, type FilterValues } from './filter-values.ts';
 import {
   buildClusterRequest,
@@ -111,7 +111,7 @@ export interface SearchServiceDeps {
  */
 export type FeedRequest = z.output<ReturnType<typeof feedParams>>;
 export type FeedPage = z.output<typeof FeedResponse>;
-export type MapRequest = z.output<typeof MapParams>;
+export type MapRequest = z.output<ReturnType<typeof mapParams>>;
 export type MapBody = z.output<typeof MapResponse>;
 export type PriceRangeRequest = z.output<typeof PriceRangeParams>;
 export type SuggestRequest = z.output<typeof SuggestParams>;

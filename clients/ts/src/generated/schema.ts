@@ -10,7 +10,7 @@ export interface paths {
     };
     /**
      * Service health with a real check of each dependency
-     * @description Exercises each dependency (database, cache, search engine, file storage) with a real request: 200 when all answer, 503 when any does not, `checks` saying which. Not rate-limited, for monitors.
+     * @description Exercises each dependency (database, cache, search engine, file storage) with a real request: 200 when all answer, 503 when any does not, `checks` saying which. Not rate-limited, for monitors. Errors: `validation_error` (400).
      */
     get: operations['getHealth'];
     put?: never;
@@ -30,7 +30,7 @@ export interface paths {
     };
     /**
      * The process answers (no dependency is checked)
-     * @description Liveness probe: 200 while the process can answer at all; restart it when this fails.
+     * @description Liveness probe: 200 while the process can answer at all; restart it when this fails. Errors: `validation_error` (400).
      */
     get: operations['getLiveness'];
     put?: never;
@@ -50,7 +50,7 @@ export interface paths {
     };
     /**
      * Ready to serve: every dependency answers and the database has every migration
-     * @description Readiness probe: 200 when Postgres, Redis, the search engine and storage answer and no migration is pending; 503 naming each check that failed, so a load balancer sends no traffic here meanwhile.
+     * @description Readiness probe: 200 when Postgres, Redis, the search engine and storage answer and no migration is pending; 503 naming each check that failed, so a load balancer sends no traffic here meanwhile. Errors: `validation_error` (400).
      */
     get: operations['getReadiness'];
     put?: never;
@@ -94,7 +94,7 @@ export interface paths {
      * Get a slider-puzzle captcha with its proof of work
      * @description Answer it with `captcha_id`, `captcha_answer` and `captcha_nonce` in the body of login, registration, password-reset request or deletion request when one of them answered 403 `captcha_required`. Name the request's `email` in the body (the deletion request is signed in: send this with the same token instead).
      *
-     *     Proof of work (`pow`, ALTCHA PoW v2): find the counter n, from 0 up, such that PBKDF2-HMAC-SHA-256 with password `nonce` bytes followed by n as a big-endian uint32, salt `salt`, `cost` iterations and `key_length` bytes starts with `key_prefix`; send n in decimal digits as `captcha_nonce`. The counter is below `max_counter`, which doubles with each `level`: 1 when a captcha is first demanded, one more for each further failure of the email or of the address (about 2 CPU-seconds of a server core on average at level 1; a browser solves with WebCrypto in Web Workers while the person slides the piece). The challenge answers once, within `expires_in` seconds, only from the address and the session that fetched it and for its email; a level below the one asked by the time it is answered is refused (`too_easy`: fetch a new one). Errors: `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     *     Proof of work (`pow`, ALTCHA PoW v2): find the counter n, from 0 up, such that PBKDF2-HMAC-SHA-256 with password `nonce` bytes followed by n as a big-endian uint32, salt `salt`, `cost` iterations and `key_length` bytes starts with `key_prefix`; send n in decimal digits as `captcha_nonce`. The counter is below `max_counter`, which doubles with each `level`: 1 when a captcha is first demanded, one more for each further failure of the email or of the address (about 2 CPU-seconds of a server core on average at level 1; a browser solves with WebCrypto in Web Workers while the person slides the piece). The challenge answers once, within `expires_in` seconds, only from the address and the session that fetched it and for its email; a level below the one asked by the time it is answered is refused (`too_easy`: fetch a new one). Errors: `unauthorized` (401), `schema_invalid` (422), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['createCaptcha'];
     delete?: never;
@@ -114,7 +114,7 @@ export interface paths {
     put?: never;
     /**
      * Create an account and sign in
-     * @description Opens a session and mails an email-confirmation link. Accepts `Idempotency-Key`. `accept_terms` must be true and the password must follow the rules (10–128 characters, not common, not the email): otherwise 400 `validation_error` with `details.field` and `details.reason`. A burst of attempts from one address, whatever their outcome, demands a captcha. 409 `conflict` (`details.reason` = `email_taken`) when the email is registered. Errors: `validation_error` (400), `forbidden` (403), `captcha_required` (403), `conflict` (409), `schema_invalid` (422), `rate_limited` (429).
+     * @description Opens a session and mails an email-confirmation link. Accepts `Idempotency-Key`. `accept_terms` must be true and the password must follow the rules (10–128 characters, not common, not the email): otherwise 400 `validation_error` with `details.field` and `details.reason`. A burst of attempts from one address, whatever their outcome, demands a captcha. 409 `conflict` (`details.reason` = `email_taken`) when the email is registered. Errors: `validation_error` (400), `forbidden` (403), `captcha_required` (403), `conflict` (409), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['register'];
     delete?: never;
@@ -134,7 +134,7 @@ export interface paths {
     put?: never;
     /**
      * Confirm the email address with the emailed token
-     * @description The token is the `token` query parameter of the link in the confirmation mail; it works once. An invalid, expired or used token is 400 `validation_error` on `token`. Errors: `validation_error` (400), `schema_invalid` (422), `rate_limited` (429).
+     * @description The token is the `token` query parameter of the link in the confirmation mail; it works once. An invalid, expired or used token is 400 `validation_error` on `token`. Errors: `validation_error` (400), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['confirmEmail'];
     delete?: never;
@@ -154,7 +154,7 @@ export interface paths {
     put?: never;
     /**
      * Send the email-confirmation link again
-     * @description At most 3 per hour per account; earlier links stop working. Answers 200 with a message when the email is already confirmed. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description At most 3 per hour per account; earlier links stop working. Answers 200 with a message when the email is already confirmed. Errors: `unauthorized` (401), `validation_error` (400), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['resendConfirmation'];
     delete?: never;
@@ -174,7 +174,7 @@ export interface paths {
     put?: never;
     /**
      * Sign in with email and password
-     * @description Issues a token pair for a new session. Wrong email or password is 401 `unauthorized` (the same answer and the same time for an unknown email). After repeated failures per address or per email a captcha is demanded. Errors: `validation_error` (400), `unauthorized` (401), `forbidden` (403), `account_restricted` (403), `captcha_required` (403), `schema_invalid` (422), `rate_limited` (429).
+     * @description Issues a token pair for a new session. Wrong email or password is 401 `unauthorized` (the same answer and the same time for an unknown email). After repeated failures per address or per email a captcha is demanded. Errors: `validation_error` (400), `unauthorized` (401), `forbidden` (403), `account_restricted` (403), `captcha_required` (403), `schema_invalid` (422), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['login'];
     delete?: never;
@@ -194,7 +194,7 @@ export interface paths {
     put?: never;
     /**
      * Exchange the refresh token for fresh access tokens
-     * @description Returns new access tokens and the same refresh token, and extends the session (30 days idle, 180 days at most); a refused refresh (401, 403) extends nothing. Never asks for a captcha. An unknown, closed or expired refresh token is 401 `unauthorized`: sign in again. Errors: `validation_error` (400), `unauthorized` (401), `forbidden` (403), `account_restricted` (403), `schema_invalid` (422), `rate_limited` (429).
+     * @description Returns new access tokens and the same refresh token, and extends the session (30 days idle, 180 days at most); a refused refresh (401, 403) extends nothing. Never asks for a captcha. An unknown, closed or expired refresh token is 401 `unauthorized`: sign in again. Errors: `validation_error` (400), `unauthorized` (401), `forbidden` (403), `account_restricted` (403), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['refreshTokens'];
     delete?: never;
@@ -214,7 +214,7 @@ export interface paths {
     put?: never;
     /**
      * One-time ticket for the socket (web client)
-     * @description Valid 60 seconds, single use, opens nothing but `/v1/ws?ticket=…`. Needs a confirmed email. Errors: `unauthorized` (401), `email_not_confirmed` (403), `account_restricted` (403), `rate_limited` (429).
+     * @description Valid 60 seconds, single use, opens nothing but `/v1/ws?ticket=…`. Needs a confirmed email. Errors: `unauthorized` (401), `email_not_confirmed` (403), `account_restricted` (403), `validation_error` (400), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['createWsTicket'];
     delete?: never;
@@ -234,7 +234,7 @@ export interface paths {
     put?: never;
     /**
      * End the current session
-     * @description At once: its access tokens answer 401 from the next call on, and its refresh token stops working. Errors: `unauthorized` (401), `rate_limited` (429).
+     * @description At once: its access tokens answer 401 from the next call on, and its refresh token stops working. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['logout'];
     delete?: never;
@@ -254,7 +254,7 @@ export interface paths {
     put?: never;
     /**
      * End every other session
-     * @description All sessions of the account except the current one end at once. Errors: `unauthorized` (401), `rate_limited` (429).
+     * @description All sessions of the account except the current one end at once. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['logoutAll'];
     delete?: never;
@@ -272,7 +272,7 @@ export interface paths {
     };
     /**
      * Open sessions of the account
-     * @description Same list as `GET /v1/me/sessions`; `current` marks the caller's. Errors: `unauthorized` (401), `rate_limited` (429).
+     * @description Same list as `GET /v1/me/sessions`; `current` marks the caller's. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listAuthSessions'];
     put?: never;
@@ -294,7 +294,7 @@ export interface paths {
     put?: never;
     /**
      * Mail a password-reset link
-     * @description 202 with an empty body whether or not the email has an account. At most 3 mails per hour go to one address; further requests are still answered 202 and send nothing. The mail is prepared after the answer, so known and unknown emails take the same time. A burst of requests from one network address demands a captcha. Errors: `validation_error` (400), `captcha_required` (403), `schema_invalid` (422), `rate_limited` (429).
+     * @description 202 with an empty body whether or not the email has an account. At most 3 mails per hour go to one address; further requests are still answered 202 and send nothing. The mail is prepared after the answer, so known and unknown emails take the same time. A burst of requests from one network address demands a captcha. Errors: `validation_error` (400), `captcha_required` (403), `schema_invalid` (422), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['requestPasswordReset'];
     delete?: never;
@@ -314,7 +314,7 @@ export interface paths {
     put?: never;
     /**
      * Set a new password with the emailed token
-     * @description Ends every session of the account and confirms the email (the link proved it). A weak password is 400 `validation_error` on `password` and leaves the token usable; an invalid, expired or used token is 400 on `token`. Errors: `validation_error` (400), `schema_invalid` (422), `rate_limited` (429).
+     * @description Ends every session of the account and confirms the email (the link proved it). A weak password is 400 `validation_error` on `password` and leaves the token usable; an invalid, expired or used token is 400 on `token`. Errors: `validation_error` (400), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['confirmPasswordReset'];
     delete?: never;
@@ -334,7 +334,7 @@ export interface paths {
     put?: never;
     /**
      * Change the password from inside the account
-     * @description Keeps the current session and ends all others. A wrong `current_password` is 400 `validation_error` on `current_password`; a weak new one on `new_password`. At most 10 attempts per hour. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Keeps the current session and ends all others. A wrong `current_password` is 400 `validation_error` on `current_password`; a weak new one on `new_password`. At most 10 attempts per hour. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['changePassword'];
     delete?: never;
@@ -354,7 +354,7 @@ export interface paths {
     put?: never;
     /**
      * Ask to delete the account; confirmed by email
-     * @description Mails a single-use link that confirms the deletion (`POST /v1/auth/delete-confirm`). The body is optional (none, `null`, or a DeleteRequest); an empty captcha pair passes until the client looks like a robot (repeated requests, or failed logins from its address). Errors: `validation_error` (400), `unauthorized` (401), `captcha_required` (403), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Mails a single-use link that confirms the deletion (`POST /v1/auth/delete-confirm`). The body is optional (none, `null`, or a DeleteRequest); an empty captcha pair passes until the client looks like a robot (repeated requests, or failed logins from its address). Errors: `validation_error` (400), `unauthorized` (401), `captcha_required` (403), `schema_invalid` (422), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['requestAccountDeletion'];
     delete?: never;
@@ -374,7 +374,7 @@ export interface paths {
     put?: never;
     /**
      * Delete the account with the emailed token
-     * @description Ends every session, marks the account `deleted` and erases its personal data (email, names, password, profile, avatar, devices, favorites, notifications, assistant history, addresses and devices of its sessions, its mail). The account id stays, detached from the person, for the records the law keeps (payments). A later sign-in with the old email fails. An invalid, expired or used token is 400 on `token`. Errors: `validation_error` (400), `schema_invalid` (422), `rate_limited` (429).
+     * @description Ends every session, marks the account `deleted` and erases its personal data (email, names, password, profile, avatar, devices, favorites, notifications, assistant history, addresses and devices of its sessions, its mail). The account id stays, detached from the person, for the records the law keeps (payments). A later sign-in with the old email fails. An invalid, expired or used token is 400 on `token`. Errors: `validation_error` (400), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['confirmAccountDeletion'];
     delete?: never;
@@ -392,7 +392,7 @@ export interface paths {
     };
     /**
      * Open sessions of the account
-     * @description Same list as `GET /v1/auth/sessions`. Errors: `unauthorized` (401), `rate_limited` (429).
+     * @description Same list as `GET /v1/auth/sessions`. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listSessions'];
     put?: never;
@@ -415,7 +415,7 @@ export interface paths {
     post?: never;
     /**
      * End one session of the account
-     * @description Ends it at once. A session of someone else, an unknown or an already closed one is 404 `not_found`. Ending the caller's own current session signs it out like logout. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `rate_limited` (429).
+     * @description Ends it at once. A session of someone else, an unknown or an already closed one is 404 `not_found`. Ending the caller's own current session signs it out like logout. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     delete: operations['closeSession'];
     options?: never;
@@ -432,7 +432,7 @@ export interface paths {
     };
     /**
      * The profile of the signed-in guest
-     * @description All 27 fields, with the account's active restrictions. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description All 27 fields, with the account's active restrictions. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getProfile'];
     put?: never;
@@ -442,7 +442,7 @@ export interface paths {
     head?: never;
     /**
      * Change some fields of the profile
-     * @description Only the fields present in the body change; a text field sent as `null` or `""` is cleared. Each value is checked: dates, ISO 3166-1 country codes, a supported language, a known currency, a phone in E.164. Broken rules are 400 `validation_error` naming every such field in `details.fields` at once. Unknown and read-only fields (`email`, `status`, a misspelt name) are 422 `schema_invalid` naming them in `details.fields`, and nothing changes. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Only the fields present in the body change; a text field sent as `null` or `""` is cleared. Each value is checked: dates, ISO 3166-1 country codes, a supported language, a known currency, a phone in E.164. Broken rules are 400 `validation_error` naming every such field in `details.fields` at once. Unknown and read-only fields (`email`, `status`, a misspelt name) are 422 `schema_invalid` naming them in `details.fields`, and nothing changes. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     patch: operations['updateProfile'];
     trace?: never;
@@ -456,7 +456,7 @@ export interface paths {
     };
     /**
      * Unread counters
-     * @description Unread notifications, unread messages across all conversations, unseen assistant messages. Cleared by `POST /v1/notifications/read`, `POST /v1/chats/dialogs/{id}/read` and `POST /v1/assistant/read`; every change is also sent to open sockets as `badges.updated`. The web client may cache this reply for one minute. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description Unread notifications, unread messages across all conversations, unseen assistant messages. Cleared by `POST /v1/notifications/read`, `POST /v1/chats/dialogs/{id}/read` and `POST /v1/assistant/read`; every change is also sent to open sockets as `badges.updated`. The web client may cache this reply for one minute. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getBadges'];
     put?: never;
@@ -477,13 +477,13 @@ export interface paths {
     get?: never;
     /**
      * Upload a new avatar
-     * @description multipart/form-data with one part `file`: a JPEG, PNG, HEIC or WebP image, recognised by its bytes (the part's Content-Type is a hint only: `application/octet-stream` is fine). At most `max_upload_mb` (10 MB) and 40 megapixels. The image is re-encoded as JPEG (longest side at most 1024 px) with every piece of metadata removed (EXIF with GPS, XMP, IPTC, ICC). Refusals are 400 `validation_error` on `file` with `details.reason`: `not_multipart`, `missing`, `empty`, `too_large`, `unsupported_type`, `too_many_pixels`, `corrupt`. `avatar_url` is a new public, immutable URL on every upload (`GET /v1/media/avatars/{file}`); the previous one answers 404. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
+     * @description multipart/form-data with one part `file`: a JPEG, PNG, HEIC or WebP image, recognised by its bytes (the part's Content-Type is a hint only: `application/octet-stream` is fine). At most `max_upload_mb` (10 MB) and 40 megapixels. The image is re-encoded as JPEG (longest side at most 1024 px) with every piece of metadata removed (EXIF with GPS, XMP, IPTC, ICC). Refusals are 400 `validation_error` on `file` with `details.reason`: `not_multipart`, `missing`, `empty`, `too_large`, `unsupported_type`, `too_many_pixels`, `corrupt`. `avatar_url` is a new public, immutable URL on every upload (`GET /v1/media/avatars/{file}`); the previous one answers 404. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['uploadAvatar'];
     post?: never;
     /**
      * Remove the avatar
-     * @description The file is deleted; `avatar_url` becomes null. Repeating it is harmless. Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
+     * @description The file is deleted; `avatar_url` becomes null. Repeating it is harmless. Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     delete: operations['deleteAvatar'];
     options?: never;
@@ -500,12 +500,12 @@ export interface paths {
     };
     /**
      * Saved search filters
-     * @description Sections `stay`, `experience`, `service`, `map_view`. Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
+     * @description Sections `stay`, `experience`, `service`, `map_view`. Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getSearchFilters'];
     /**
      * Save search filters
-     * @description Sections absent from the body stay as they were; a section sent replaces the saved one; `null` clears it. A section over 8192 bytes of JSON is 400 `validation_error` naming it. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Sections absent from the body stay as they were; a section sent replaces the saved one; `null` clears it. A section over 8192 bytes of JSON is 400 `validation_error` naming it. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['putSearchFilters'];
     post?: never;
@@ -524,12 +524,12 @@ export interface paths {
     };
     /**
      * Email preferences
-     * @description Codes never touched show the registry defaults (marketing follows `notify_marketing`, the rest on). Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
+     * @description Codes never touched show the registry defaults (marketing follows `notify_marketing`, the rest on). Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getEmailPrefs'];
     /**
      * Change email preferences
-     * @description Sets the codes named in `prefs`; the others keep their values. An unknown code (own-action emails included: they cannot be turned off) is 400 `email_pref_unknown` and nothing changes. Errors: `validation_error` (400), `email_pref_unknown` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Sets the codes named in `prefs`; the others keep their values. An unknown code (own-action emails included: they cannot be turned off) is 400 `email_pref_unknown` and nothing changes. Errors: `validation_error` (400), `email_pref_unknown` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['putEmailPrefs'];
     post?: never;
@@ -548,12 +548,12 @@ export interface paths {
     };
     /**
      * Push preferences
-     * @description `enabled` is the master switch (also `notify_push` of the profile). Codes never touched show the registry defaults. Pushes arrive only on devices that granted permission (`POST /v1/devices`) and are signed in. Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
+     * @description `enabled` is the master switch (also `notify_push` of the profile). Codes never touched show the registry defaults. Pushes arrive only on devices that granted permission (`POST /v1/devices`) and are signed in. Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getPushPrefs'];
     /**
      * Change push preferences
-     * @description Sets the master switch when `enabled` is a boolean, and the codes named in `prefs`; everything else keeps its value. An unknown code is 400 `push_pref_unknown` and nothing changes. Errors: `validation_error` (400), `push_pref_unknown` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Sets the master switch when `enabled` is a boolean, and the codes named in `prefs`; everything else keeps its value. An unknown code is 400 `push_pref_unknown` and nothing changes. Errors: `validation_error` (400), `push_pref_unknown` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['putPushPrefs'];
     post?: never;
@@ -593,13 +593,13 @@ export interface paths {
     get?: never;
     /**
      * Save a listing
-     * @description Idempotent: saving it again changes nothing. A listing the catalog does not have, or does not publish (draft, archived), is 404. Search cards show it as `is_favorite`. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `rate_limited` (429), `account_restricted` (403).
+     * @description Idempotent: saving it again changes nothing. A listing the catalog does not have, or does not publish (draft, archived), is 404. Search cards show it as `is_favorite`. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['addFavorite'];
     post?: never;
     /**
      * Forget a saved listing
-     * @description Idempotent: 204 whether or not it was saved; also forgets one hidden from the list while its listing is not published. Errors: `validation_error` (400), `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description Idempotent: 204 whether or not it was saved; also forgets one hidden from the list while its listing is not published. Errors: `validation_error` (400), `unauthorized` (401), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     delete: operations['removeFavorite'];
     options?: never;
@@ -658,7 +658,7 @@ export interface paths {
     put?: never;
     /**
      * One-time link to a private file
-     * @description The right to the file is checked first (only its owner; anyone else, and a file that does not exist, get the same 404). The ticket lives 60 seconds, opens this one file once, and only while the session it was issued to stays open. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `not_found` (404), `rate_limited` (429), `account_restricted` (403).
+     * @description The right to the file is checked first (only its owner; anyone else, and a file that does not exist, get the same 404). The ticket lives 60 seconds, opens this one file once, and only while the session it was issued to stays open. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `not_found` (404), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['createMediaTicket'];
     delete?: never;
@@ -696,7 +696,7 @@ export interface paths {
     };
     /**
      * An avatar, for an image element
-     * @description Public: no token and no ticket, so `avatar_url` works in an image element for whoever has it. The name is unguessable (random) and content-addressed, and the bytes behind it never change (`Cache-Control: public, max-age=31536000, immutable`): a new upload has a new URL, and a replaced or removed avatar is 404 from then on. Other private files keep the ticket flow (`POST /v1/media/{media_id}/ticket`). Errors: `not_found` (404), `rate_limited` (429).
+     * @description Public: no token and no ticket, so `avatar_url` works in an image element for whoever has it. The name is unguessable (random) and content-addressed, and the bytes behind it never change (`Cache-Control: public, max-age=31536000, immutable`): a new upload has a new URL, and a replaced or removed avatar is 404 from then on. Other private files keep the ticket flow (`POST /v1/media/{media_id}/ticket`). Errors: `not_found` (404), `validation_error` (400), `rate_limited` (429).
      */
     get: operations['getAvatar'];
     put?: never;
@@ -718,7 +718,7 @@ export interface paths {
     put?: never;
     /**
      * Register a device's push permission
-     * @description Creates or updates the device named by `device_id` for the signed-in account and binds it to the current session. Pushes that the preferences allow are delivered only to devices with `push_permission` true whose session is open. Sending the same body again changes nothing; `Idempotency-Key` is accepted. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Creates or updates the device named by `device_id` for the signed-in account and binds it to the current session. Pushes that the preferences allow are delivered only to devices with `push_permission` true whose session is open. Sending the same body again changes nothing; `Idempotency-Key` is accepted. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['registerDevice'];
     delete?: never;
@@ -738,7 +738,7 @@ export interface paths {
     put?: never;
     /**
      * Mark all notifications read
-     * @description Clears the `notifications` badge and answers the new counters; open sockets get `badges.updated`. Repeating it changes nothing. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description Clears the `notifications` badge and answers the new counters; open sockets get `badges.updated`. Repeating it changes nothing. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['markNotificationsRead'];
     delete?: never;
@@ -758,7 +758,7 @@ export interface paths {
     put?: never;
     /**
      * Mark a conversation read
-     * @description Moves the guest's read marker to the newest message of the dialog, clearing its part of the `messages` badge, and answers the new counters; open sockets get `badges.updated`. A dialog the guest does not take part in is 404. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `rate_limited` (429), `account_restricted` (403).
+     * @description Moves the guest's read marker to the newest message of the dialog, clearing its part of the `messages` badge, and answers the new counters; open sockets get `badges.updated`. A dialog the guest does not take part in is 404. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['markDialogRead'];
     delete?: never;
@@ -778,7 +778,7 @@ export interface paths {
     put?: never;
     /**
      * Mark the assistant's messages seen
-     * @description Clears the `assistant` badge and answers the new counters; open sockets get `badges.updated`. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description Clears the `assistant` badge and answers the new counters; open sockets get `badges.updated`. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['markAssistantRead'];
     delete?: never;
@@ -816,7 +816,7 @@ export interface paths {
     };
     /**
      * Interface languages
-     * @description Every interface language, each named in its own language, with no flags. Errors: `rate_limited` (429).
+     * @description Every interface language, each named in its own language, with no flags. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listLanguages'];
     put?: never;
@@ -836,7 +836,7 @@ export interface paths {
     };
     /**
      * Map resources through the API (style, TileJSON, tiles, fonts, sprites, relief)
-     * @description Passes one resource of the map provider through: the body is streamed unchanged with its caching headers, and `If-None-Match` / `If-Modified-Since` are forwarded, so 304 comes back as the provider sends it. Cache tiles exactly as on the direct route. This is the fallback when the provider is unreachable from the client. Only the path shapes listed for `path` are served; any other path, and any path with `..`, `//`, backslashes or encoded slashes, is 404 without contacting the provider. The query string is ignored. Map resources count against their own per-address rate limit. Every answer has `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`; the Content-Type is the one of the resource kind (see the 200 answer), and a provider's HTML, XML or script is refused with 502.  — 404 also when the provider has no such resource, 502 when it fails or cannot be reached, 504 when it does not answer in time. Errors: `not_found` (404), `bad_gateway` (502), `gateway_timeout` (504).
+     * @description Passes one resource of the map provider through: the body is streamed unchanged with its caching headers, and `If-None-Match` / `If-Modified-Since` are forwarded, so 304 comes back as the provider sends it. Cache tiles exactly as on the direct route. This is the fallback when the provider is unreachable from the client. Only the path shapes listed for `path` are served; any other path, and any path with `..`, `//`, backslashes or encoded slashes, is 404 without contacting the provider. The query string is ignored. Map resources count against their own per-address rate limit. Every answer has `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`; the Content-Type is the one of the resource kind (see the 200 answer), and a provider's HTML, XML or script is refused with 502.  — 404 also when the provider has no such resource, 502 when it fails or cannot be reached, 504 when it does not answer in time. Errors: `not_found` (404), `bad_gateway` (502), `gateway_timeout` (504), `validation_error` (400).
      */
     get: operations['getMapResource'];
     put?: never;
@@ -1236,7 +1236,7 @@ export interface paths {
     };
     /**
      * Currencies
-     * @description Every currency of the catalog, by code, named in the request language. Errors: `rate_limited` (429).
+     * @description Every currency of the catalog, by code, named in the request language. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listCurrencies'];
     put?: never;
@@ -1256,7 +1256,7 @@ export interface paths {
     };
     /**
      * Exchange rates (approximate)
-     * @description The latest exchange rates against the base currency. Rates come from a central bank and are a hint only: payment is in the listing’s currency and the bank converts at its own rate, so clients must mark a conversion as approximate. Before any rates are loaded, `rates` is empty and `date` is null. Errors: `rate_limited` (429).
+     * @description The latest exchange rates against the base currency. Rates come from a central bank and are a hint only: payment is in the listing’s currency and the bank converts at its own rate, so clients must mark a conversion as approximate. Before any rates are loaded, `rates` is empty and `date` is null. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['getFxRates'];
     put?: never;
@@ -1427,10 +1427,10 @@ export interface components {
        */
       captcha_id?: string;
       /**
-       * @description The piece's x offset in pixels: a JSON integer or a string of decimal digits only (no sign, space, exponent or hex); empty unless demanded.
+       * @description The piece's x offset in pixels, in decimal digits only (no sign, space, exponent or hex); empty unless demanded.
        * @default
        */
-      captcha_answer?: string | number;
+      captcha_answer?: string;
       /**
        * @description The captcha's proof-of-work nonce (see `POST /v1/auth/captcha`); empty unless demanded.
        * @default
@@ -1457,10 +1457,10 @@ export interface components {
        */
       captcha_id?: string;
       /**
-       * @description The piece's x offset in pixels: a JSON integer or a string of decimal digits only (no sign, space, exponent or hex); empty unless demanded.
+       * @description The piece's x offset in pixels, in decimal digits only (no sign, space, exponent or hex); empty unless demanded.
        * @default
        */
-      captcha_answer?: string | number;
+      captcha_answer?: string;
       /**
        * @description The captcha's proof-of-work nonce (see `POST /v1/auth/captcha`); empty unless demanded.
        * @default
@@ -1487,10 +1487,10 @@ export interface components {
        */
       captcha_id?: string;
       /**
-       * @description The piece's x offset in pixels: a JSON integer or a string of decimal digits only (no sign, space, exponent or hex); empty unless demanded.
+       * @description The piece's x offset in pixels, in decimal digits only (no sign, space, exponent or hex); empty unless demanded.
        * @default
        */
-      captcha_answer?: string | number;
+      captcha_answer?: string;
       /**
        * @description The captcha's proof-of-work nonce (see `POST /v1/auth/captcha`); empty unless demanded.
        * @default
@@ -1520,10 +1520,10 @@ export interface components {
        */
       captcha_id?: string;
       /**
-       * @description The piece's x offset in pixels: a JSON integer or a string of decimal digits only (no sign, space, exponent or hex); empty unless demanded.
+       * @description The piece's x offset in pixels, in decimal digits only (no sign, space, exponent or hex); empty unless demanded.
        * @default
        */
-      captcha_answer?: string | number;
+      captcha_answer?: string;
       /**
        * @description The captcha's proof-of-work nonce (see `POST /v1/auth/captcha`); empty unless demanded.
        * @default
@@ -2501,6 +2501,11 @@ export interface components {
     /** @description The `ETag` of a copy the client holds: 304 without a body when it is still current. */
     IfNoneMatch: string;
     /**
+     * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+     * @example en
+     */
+    Lang: string;
+    /**
      * @description Makes a creating request safe to retry: a repeat with the same key (signed in: of the same account; signed out: the key alone) and the same request within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing; the same key with another request is 409 and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
      * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
      */
@@ -2525,7 +2530,13 @@ export type $defs = Record<string, never>;
 export interface operations {
   getHealth: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -2579,6 +2590,16 @@ export interface operations {
           'application/json': components['schemas']['HealthResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Internal Server Error: `internal_error`. */
       500: {
         headers: {
@@ -2586,12 +2607,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -2609,7 +2625,13 @@ export interface operations {
   };
   getLiveness: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -2634,6 +2656,16 @@ export interface operations {
           'application/json': components['schemas']['LiveResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Internal Server Error: `internal_error`. */
       500: {
         headers: {
@@ -2641,12 +2673,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -2657,19 +2684,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getReadiness: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -2718,6 +2746,16 @@ export interface operations {
           'application/json': components['schemas']['ReadyResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Internal Server Error: `internal_error`. */
       500: {
         headers: {
@@ -2725,12 +2763,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -2754,6 +2787,11 @@ export interface operations {
          * @example anna.lee@example.com
          */
         email: string;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -2790,12 +2828,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -2808,12 +2841,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -2825,12 +2853,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -2843,19 +2866,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   createCaptcha: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -2863,7 +2887,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -2907,6 +2931,18 @@ export interface operations {
           'application/json': components['schemas']['CaptchaResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -2916,12 +2952,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -2933,12 +2964,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -2950,12 +3000,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -2968,12 +3013,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -2985,12 +3025,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3003,19 +3038,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   register: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3074,12 +3110,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `forbidden`, `captcha_required`. */
@@ -3091,12 +3122,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'forbidden' | 'captcha_required';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Conflict: `conflict`. */
@@ -3108,12 +3134,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'conflict';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -3125,12 +3170,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3143,12 +3183,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3160,12 +3195,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3178,19 +3208,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   confirmEmail: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3236,12 +3267,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -3253,12 +3303,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3271,12 +3316,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3288,12 +3328,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3306,19 +3341,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   resendConfirmation: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3351,6 +3387,18 @@ export interface operations {
           'application/json': components['schemas']['MessageResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -3360,12 +3408,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -3377,12 +3420,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3395,12 +3469,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3412,12 +3481,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3430,19 +3494,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   login: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3497,12 +3562,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -3514,12 +3574,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `forbidden`, `account_restricted`, `captcha_required`. */
@@ -3531,12 +3586,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'forbidden' | 'account_restricted' | 'captcha_required';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -3548,12 +3634,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3566,12 +3647,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3583,12 +3659,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3601,19 +3672,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   refreshTokens: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3662,12 +3734,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -3679,12 +3746,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `forbidden`, `account_restricted`. */
@@ -3696,12 +3758,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'forbidden' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -3713,12 +3794,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3731,12 +3807,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3748,12 +3819,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3766,19 +3832,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   createWsTicket: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3811,6 +3878,18 @@ export interface operations {
           'application/json': components['schemas']['WsTicketResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -3820,12 +3899,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -3837,12 +3911,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3855,12 +3960,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3872,12 +3972,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3890,19 +3985,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   logout: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3930,6 +4026,18 @@ export interface operations {
           'application/json': components['schemas']['MessageResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -3939,12 +4047,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3957,12 +4084,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3974,12 +4096,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3992,19 +4109,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   logoutAll: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4032,6 +4150,18 @@ export interface operations {
           'application/json': components['schemas']['MessageResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -4041,12 +4171,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4059,12 +4208,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4076,12 +4220,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4094,19 +4233,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   listAuthSessions: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4150,6 +4290,18 @@ export interface operations {
           'application/json': components['schemas']['SessionResponse'][];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -4159,12 +4311,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4177,12 +4324,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4194,12 +4336,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4212,19 +4349,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   requestPasswordReset: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4267,12 +4405,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `captcha_required`. */
@@ -4284,12 +4417,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'captcha_required';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -4301,12 +4465,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4319,12 +4478,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4336,12 +4490,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4354,19 +4503,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   confirmPasswordReset: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4413,12 +4563,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -4430,12 +4599,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4448,12 +4612,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4465,12 +4624,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4483,19 +4637,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   changePassword: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4542,12 +4697,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -4559,12 +4709,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -4576,12 +4721,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -4593,12 +4757,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4611,12 +4770,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4628,12 +4782,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4646,19 +4795,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   requestAccountDeletion: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4671,7 +4821,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /** @example {} */
         'application/json': components['schemas']['DeleteRequest'] | null;
@@ -4697,12 +4847,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -4714,12 +4859,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `captcha_required`, `account_restricted`. */
@@ -4731,12 +4871,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'captcha_required' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -4748,12 +4919,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4766,12 +4932,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4783,12 +4944,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4801,19 +4957,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   confirmAccountDeletion: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4859,12 +5016,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -4876,12 +5052,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4894,12 +5065,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4911,12 +5077,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4929,19 +5090,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   listSessions: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4985,6 +5147,18 @@ export interface operations {
           'application/json': components['schemas']['SessionResponse'][];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -4994,12 +5168,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5012,12 +5181,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5029,12 +5193,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5047,19 +5206,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   closeSession: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5099,12 +5259,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -5116,12 +5271,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -5133,12 +5283,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5151,12 +5320,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5168,12 +5332,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5186,19 +5345,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getProfile: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5251,6 +5411,18 @@ export interface operations {
           'application/json': components['schemas']['ProfileResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -5260,12 +5432,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -5277,12 +5444,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5295,12 +5457,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5312,12 +5469,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5330,19 +5482,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   updateProfile: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5418,12 +5571,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -5435,12 +5583,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -5452,12 +5595,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -5469,12 +5631,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5487,12 +5644,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5504,12 +5656,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5522,19 +5669,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getBadges: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5563,6 +5711,18 @@ export interface operations {
           'application/json': components['schemas']['BadgesResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -5572,12 +5732,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -5589,12 +5744,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5607,12 +5757,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5624,12 +5769,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5642,19 +5782,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   uploadAvatar: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5699,12 +5840,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -5716,12 +5852,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -5733,12 +5864,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5751,12 +5901,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5768,12 +5913,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5786,19 +5926,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   deleteAvatar: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5818,6 +5959,18 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -5827,12 +5980,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -5844,12 +5992,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5862,12 +6029,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5879,12 +6041,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5897,19 +6054,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getSearchFilters: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5939,6 +6097,18 @@ export interface operations {
           'application/json': components['schemas']['SearchFiltersResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -5948,12 +6118,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -5965,12 +6130,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5983,12 +6143,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6000,12 +6155,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -6018,19 +6168,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   putSearchFilters: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -6101,12 +6252,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -6118,12 +6264,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -6135,12 +6276,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -6152,12 +6312,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -6170,12 +6325,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6187,12 +6337,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -6205,19 +6350,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getEmailPrefs: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -6273,6 +6419,18 @@ export interface operations {
           'application/json': components['schemas']['EmailPrefsBody'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -6282,12 +6440,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -6299,12 +6452,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -6317,12 +6465,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6334,12 +6477,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -6352,19 +6490,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   putEmailPrefs: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -6441,12 +6580,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -6458,12 +6592,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -6475,12 +6604,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -6492,12 +6640,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -6510,12 +6653,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6527,12 +6665,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -6545,19 +6678,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getPushPrefs: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -6614,6 +6748,18 @@ export interface operations {
           'application/json': components['schemas']['PushPrefsBody'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -6623,12 +6769,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -6640,12 +6781,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -6658,12 +6794,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6675,12 +6806,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -6693,19 +6819,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   putPushPrefs: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -6783,12 +6910,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error' | 'push_pref_unknown';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -6800,12 +6922,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -6817,12 +6934,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -6834,12 +6970,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -6852,12 +6983,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6869,12 +6995,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -6887,12 +7008,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -6907,6 +7023,11 @@ export interface operations {
          * @example 20
          */
         limit?: number;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -6952,12 +7073,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -6969,12 +7085,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -6986,12 +7097,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7004,12 +7110,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -7021,12 +7122,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7039,19 +7135,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   addFavorite: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -7092,12 +7189,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7109,12 +7201,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -7126,12 +7213,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -7143,12 +7225,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7161,12 +7262,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -7178,12 +7274,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7196,19 +7287,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   removeFavorite: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -7240,12 +7332,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7257,12 +7344,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -7274,12 +7356,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7292,12 +7393,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -7309,12 +7405,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7327,12 +7418,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -7354,6 +7440,11 @@ export interface operations {
          * @example Asia/Bangkok
          */
         timezone?: string;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -7449,12 +7540,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7466,12 +7552,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -7483,12 +7564,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7501,12 +7577,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -7518,12 +7589,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7536,19 +7602,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getTransaction: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -7604,12 +7671,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7621,12 +7683,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -7638,12 +7695,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -7655,12 +7707,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7673,12 +7720,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -7690,12 +7732,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7708,19 +7745,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   createMediaTicket: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -7767,12 +7805,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7784,12 +7817,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -7801,12 +7829,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -7818,12 +7841,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7836,12 +7890,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -7853,12 +7902,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7871,12 +7915,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -7889,6 +7928,11 @@ export interface operations {
          * @example CzrywtoF39Kt370e_47DHjtPAKjWMAEZuH2Oc97BNHQ
          */
         t?: string | null;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -7923,12 +7967,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7940,12 +7979,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -7957,12 +7991,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -7974,12 +8003,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7992,12 +8016,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8009,12 +8028,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8027,19 +8041,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getAvatar: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -8067,6 +8082,18 @@ export interface operations {
           'image/jpeg': string;
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Not Found: `not_found`. */
       404: {
         headers: {
@@ -8076,12 +8103,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8094,12 +8116,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8111,12 +8128,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8129,19 +8141,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   registerDevice: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -8201,12 +8214,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -8218,12 +8226,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -8235,12 +8238,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -8252,12 +8286,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8270,12 +8299,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8287,12 +8311,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8305,19 +8324,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   markNotificationsRead: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -8346,6 +8366,18 @@ export interface operations {
           'application/json': components['schemas']['BadgesResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -8355,12 +8387,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -8372,12 +8399,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8390,12 +8436,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8407,12 +8448,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8425,19 +8461,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   markDialogRead: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -8478,12 +8515,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -8495,12 +8527,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -8512,12 +8539,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -8529,12 +8551,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8547,12 +8588,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8564,12 +8600,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8582,19 +8613,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   markAssistantRead: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -8623,6 +8655,18 @@ export interface operations {
           'application/json': components['schemas']['BadgesResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -8632,12 +8676,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -8649,12 +8688,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8667,12 +8725,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8684,12 +8737,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8702,12 +8750,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -8779,12 +8822,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8797,12 +8835,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8814,12 +8847,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8832,19 +8860,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   listLanguages: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -8883,6 +8912,18 @@ export interface operations {
           'application/json': components['schemas']['LanguagesResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Too Many Requests: `rate_limited`. */
       429: {
         headers: {
@@ -8893,12 +8934,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8910,12 +8946,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8928,19 +8959,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getMapResource: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -9008,6 +9040,16 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Not Found: `not_found`. */
       404: {
         headers: {
@@ -9015,12 +9057,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -9030,12 +9067,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Bad Gateway: `bad_gateway`. */
@@ -9045,12 +9077,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'bad_gateway';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -9061,12 +9088,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Gateway Timeout: `gateway_timeout`. */
@@ -9076,12 +9098,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'gateway_timeout';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -9143,12 +9160,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -9161,12 +9173,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -9178,12 +9185,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -9196,12 +9198,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -9300,12 +9297,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -9318,12 +9310,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -9335,12 +9322,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -9353,12 +9335,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -9524,12 +9501,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -9542,12 +9514,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -9559,12 +9526,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -9577,12 +9539,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -9760,12 +9717,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -9778,12 +9730,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -9795,12 +9742,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -9813,12 +9755,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -9930,12 +9867,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -9948,12 +9880,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -9965,12 +9892,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -9983,12 +9905,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10093,12 +10010,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -10110,12 +10022,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10128,12 +10035,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -10145,12 +10047,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -10163,12 +10060,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10257,12 +10149,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10275,12 +10162,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -10292,12 +10174,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -10310,12 +10187,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10386,12 +10258,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10404,12 +10271,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -10421,12 +10283,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -10439,12 +10296,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10554,12 +10406,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -10571,12 +10418,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10589,12 +10431,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -10606,12 +10443,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -10624,12 +10456,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10697,12 +10524,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10715,12 +10537,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -10732,12 +10549,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -10750,12 +10562,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10843,12 +10650,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10861,12 +10663,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -10878,12 +10675,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -10896,12 +10688,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -11006,6 +10793,11 @@ export interface operations {
         limit?: number;
         /** @description Opaque cursor from `next_cursor` of the previous page. */
         cursor?: string;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -11102,12 +10894,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -11119,12 +10906,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -11136,12 +10918,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -11154,12 +10931,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -11171,12 +10943,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -11189,12 +10956,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -11289,6 +11051,17 @@ export interface operations {
          * @example 12
          */
         zoom: number;
+        /** @description The feed's order: `relevance` (with `q`: best match; without: best rated), `price_asc`, `price_desc`, `rating`, `distance` (needs `near`), `new`. Accepted for parity with the feed (the same query string works for both); it does not change this answer. */
+        sort?: 'relevance' | 'price_asc' | 'price_desc' | 'rating' | 'distance' | 'new';
+        /** @description The feed's page size, 1 to 100. Accepted for parity with the feed (the same query string works for both); it does not change this answer. */
+        limit?: number;
+        /** @description A cursor of the feed. Accepted for parity with the feed (the same query string works for both); it does not change this answer. */
+        cursor?: string;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -11351,12 +11124,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -11369,12 +11137,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -11386,12 +11149,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -11404,12 +11162,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -11502,6 +11255,17 @@ export interface operations {
         rating_min?: number;
         /** @description Rated by at least this many guests: an average that many agree on. */
         rating_count_min?: number;
+        /** @description The feed's order: `relevance` (with `q`: best match; without: best rated), `price_asc`, `price_desc`, `rating`, `distance` (needs `near`), `new`. Accepted for parity with the feed (the same query string works for both); it does not change this answer. */
+        sort?: 'relevance' | 'price_asc' | 'price_desc' | 'rating' | 'distance' | 'new';
+        /** @description The feed's page size, 1 to 100. Accepted for parity with the feed (the same query string works for both); it does not change this answer. */
+        limit?: number;
+        /** @description A cursor of the feed. Accepted for parity with the feed (the same query string works for both); it does not change this answer. */
+        cursor?: string;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -11538,12 +11302,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -11556,12 +11315,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -11573,12 +11327,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -11591,12 +11340,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -11614,6 +11358,11 @@ export interface operations {
          * @example THB
          */
         currency?: string;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -11712,12 +11461,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -11730,12 +11474,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -11747,12 +11486,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -11765,12 +11499,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -11783,6 +11512,11 @@ export interface operations {
          * @example stay
          */
         kind?: 'stay' | 'experience' | 'service' | 'transport' | 'food' | 'all';
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -11848,12 +11582,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -11866,12 +11595,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -11883,12 +11607,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -11901,12 +11620,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -11924,6 +11638,11 @@ export interface operations {
          * @example all
          */
         kind?: 'stay' | 'experience' | 'service' | 'transport' | 'food' | 'all';
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -11983,12 +11702,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -12001,12 +11715,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -12018,12 +11727,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -12036,19 +11740,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   listNodes: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -12088,12 +11793,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -12106,12 +11806,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -12123,12 +11818,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -12141,19 +11831,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getConfig: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -12241,12 +11932,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -12259,12 +11945,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -12276,12 +11957,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -12294,19 +11970,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   listCurrencies: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -12344,6 +12021,18 @@ export interface operations {
           'application/json': components['schemas']['CurrencyResponse'][];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Too Many Requests: `rate_limited`. */
       429: {
         headers: {
@@ -12354,12 +12043,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -12371,12 +12055,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -12389,19 +12068,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getFxRates: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -12435,6 +12115,18 @@ export interface operations {
           'application/json': components['schemas']['FxRatesResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Too Many Requests: `rate_limited`. */
       429: {
         headers: {
@@ -12445,12 +12137,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -12462,12 +12149,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -12480,12 +12162,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
