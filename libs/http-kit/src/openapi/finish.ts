@@ -126,6 +126,10 @@ function finishOperation(path: string, op: Json): void {
   const example = op[ROUTE_FACTS.example] as OperationExample | undefined;
   const declared = (op[ROUTE_FACTS.errors] as ErrorCode[] | undefined) ?? [];
   const conditional = op[ROUTE_FACTS.conditional] === true;
+  // The cookie session's CSRF check answers 403 `forbidden` before a signed-in route runs (where
+  // sign-in is optional, a cookie that fails it is not used).
+  const security = op.security as Json[];
+  const byCookie = security.some((s) => 'cookie' in s) && !security.some((s) => Object.keys(s).length === 0);
   for (const fact of Object.values(ROUTE_FACTS)) delete op[fact];
 
   const params: Json[] = (op.parameters ?? []).filter(
@@ -149,6 +153,7 @@ function finishOperation(path: string, op: Json): void {
       ...declared,
       ...(rateLimited ? (['rate_limited'] as const) : []),
       ...(restrictable ? (['account_restricted'] as const) : []),
+      ...(byCookie ? (['forbidden'] as const) : []),
       ...EVERY_OPERATION,
     ]),
   ];
