@@ -8,8 +8,10 @@ export interface SocketMessage<D = unknown> {
 export interface SocketOptions {
   /** The API's base URL (`http(s)://…`); the socket is opened on `ws(s)://…/v1/ws`. */
   baseUrl: string;
-  /** The access token of register, login or refresh. */
-  accessToken: string;
+  /** Apps: the access token of register, login or refresh. */
+  accessToken?: string;
+  /** Web: a socket ticket of `POST /v1/auth/ws-ticket` (the page holds no access token). */
+  ticket?: string;
   /** Another WebSocket implementation (browsers and Node.js 22+ have one globally). */
   WebSocket?: typeof globalThis.WebSocket;
 }
@@ -37,13 +39,15 @@ function parse(raw: unknown): SocketMessage | null {
 }
 
 /**
- * Opens the socket of the signed-in guest (`/v1/ws?access_token=…`) and resolves once it is open;
- * rejects when the server refuses the upgrade or the connection fails.
+ * Opens the socket of the signed-in guest (`/v1/ws?access_token=…`, or `?ticket=…` for the web) and
+ * resolves once it is open; rejects when the server refuses the upgrade or the connection fails.
  */
 export function connectSocket(opts: SocketOptions): Promise<GuestSocket> {
   const WS = opts.WebSocket ?? globalThis.WebSocket;
   const url = new URL('/v1/ws', opts.baseUrl.replace(/^http/, 'ws'));
-  url.searchParams.set('access_token', opts.accessToken);
+  if (opts.ticket) url.searchParams.set('ticket', opts.ticket);
+  else if (opts.accessToken) url.searchParams.set('access_token', opts.accessToken);
+  else throw new Error('connectSocket needs accessToken (apps) or ticket (web)');
   const ws = new WS(url);
   const received: SocketMessage[] = [];
   const listeners = new Set<(m: SocketMessage) => void>();
