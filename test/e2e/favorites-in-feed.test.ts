@@ -4,7 +4,7 @@ import { readApi } from '@guest/read-api';
 import { writeApi } from '@guest/write-api';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { http } from '../support/http.ts';
-import { register } from '../write-api/auth/support.ts';
+import { register, relaxedLimits } from '../write-api/auth/support.ts';
 import { allPages, loadCatalog, titleCode } from '../read-api/search/support.ts';
 
 /**
@@ -13,7 +13,8 @@ import { allPages, loadCatalog, titleCode } from '../read-api/search/support.ts'
  */
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ apps: [writeApi, readApi] });
+  // Three guests register from one address: no captcha for that.
+  t = await startTestApp({ apps: [writeApi, readApi], config: relaxedLimits });
   await loadCatalog(t, 'catalog.ndjson');
 });
 afterAll(async () => t?.close());
@@ -51,5 +52,32 @@ describe('is_favorite follows PUT and DELETE /v1/me/favorites', () => {
     const [h, p] = signedIn.body.access_token.split('.');
     const foreign = `${h}.${p}.${createHmac('sha256', 'host-api-secret-0123456789-0123456789-abc').update(`${h}.${p}`).digest('base64url')}`;
     expect((await http(t.url, 'GET', '/v1/search/listings?limit=1', { token: foreign })).status).toBe(401);
+  });
+
+  it('the web session cookie signs the feed in too, behind the CSRF check; without it the feed is anonymous', async () => {
+    const ann = await register(t);
+    const login = await http(t.url, 'POST', '/v1/auth/login', {
+      body: { email: ann.email, password: ann.password },
+      headers: { 'x-session': 'cookie' },
+    });
+    expect(login.status).toBe(204);
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const web = { 'x-session': 'cookie', cookie };
+    const first = (await http(t.url, 'GET', '/v1/search/listings?limit=1&lang=en', { headers: web })).body.items[0];
+    expect(first.is_favorite).toBe(false);
+    expect((await http(t.url, 'PUT', `/v1/me/favorites/${first.id}`, { headers: web })).status).toBe(200);
+    const signedIn = await http(t.url, 'GET', '/v1/search/listings?limit=1&lang=en', { headers: web });
+    expect(signedIn.body.items[0]).toMatchObject({ id: first.id, is_favorite: true });
+    // A cookie that fails the check is not used (an image element sends the cookie, never the
+    // header): the same feed, anonymous.
+    for (const headers of [{ cookie }, { ...web, origin: 'https://evil.example.net' }]) {
+      const anonymous = await http(t.url, 'GET', '/v1/search/listings?limit=1&lang=en', { headers });
+      expect(anonymous.status).toBe(200);
+      expect(anonymous.body.items[0].id).toBe(first.id);
+      expect(anonymous.body.items[0].is_favorite).not.toBe(true);
+    }
   });
 });

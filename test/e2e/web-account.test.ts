@@ -185,7 +185,9 @@ describe('account screens in the browser', { timeout: 120_000 }, () => {
     const registered = page.waitForResponse((r) => r.url().endsWith('/v1/auth/register'));
     await page.getByRole('button', { name: 'Create account' }).last().click();
     const sent = (await registered).request().postDataJSON() as Record<string, unknown>;
-    expect((await registered).status()).toBe(201);
+    // A cookie session (spec 5.12): 204, the tokens in HttpOnly cookies, none in the body.
+    expect((await registered).status()).toBe(204);
+    expect((await registered).request().headers()['x-session']).toBe('cookie');
     expect(sent).toMatchObject({
       captcha_id,
       captcha_answer: String(x),
@@ -217,7 +219,7 @@ describe('account screens in the browser', { timeout: 120_000 }, () => {
     await page.goto(`${base}/account?lang=en`);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('link', { name: 'Sign in' }).first().waitFor();
-    expect(await page.evaluate(() => localStorage.getItem('guest.session'))).toBeNull();
+    expect(await page.evaluate(() => localStorage.getItem('guest.signed-in'))).toBeNull();
     await signInThroughPage(page, email);
     await expect.poll(() => page.locator('[data-confirmed]').getAttribute('data-confirmed')).toBe('true');
     expect(await criticalViolations(page)).toEqual([]);
@@ -308,13 +310,18 @@ describe('account screens in the browser', { timeout: 120_000 }, () => {
     await shot(page, 'badge-updated');
   });
 
-  it('renews the socket with a refreshed token before it lapses, on the same connection', async () => {
+  it('renews the socket with a fresh ticket before it lapses, on the same connection', async () => {
     const sockets: string[] = [];
     const frames: Array<{ dir: 'in' | 'out'; type: string }> = [];
+    const renewals: unknown[] = [];
     page.on('websocket', (ws) => {
       sockets.push(ws.url());
       const type = (payload: string | Buffer) => (JSON.parse(String(payload)) as { type: string }).type;
-      ws.on('framesent', (f) => frames.push({ dir: 'out', type: type(f.payload) }));
+      ws.on('framesent', (f) => {
+        frames.push({ dir: 'out', type: type(f.payload) });
+        const sent = JSON.parse(String(f.payload)) as { type: string; data?: unknown };
+        if (sent.type === 'auth.renew') renewals.push(sent.data);
+      });
       ws.on('framereceived', (f) => frames.push({ dir: 'in', type: type(f.payload) }));
     });
     await page.goto(`${base}/account?lang=en`);
@@ -323,6 +330,9 @@ describe('account screens in the browser', { timeout: 120_000 }, () => {
     expect(frames.map((f) => `${f.dir} ${f.type}`)).toEqual(
       expect.arrayContaining(['in hello', 'in auth.expiring', 'out auth.renew', 'in auth.renewed']),
     );
+    // The page holds no token (spec 5.12): it opens and renews the socket with tickets.
+    expect(new URL(sockets[0]!).searchParams.has('ticket')).toBe(true);
+    expect(renewals[0]).toEqual({ ticket: expect.stringMatching(/^[A-Za-z0-9_-]{20,}$/) });
     // One socket, renewed in place: no reconnect.
     expect(sockets).toHaveLength(1);
     expect(await page.locator('header .badges').getAttribute('data-live')).toBe('true');
@@ -372,13 +382,15 @@ describe('account screens in the browser', { timeout: 120_000 }, () => {
     await expect.poll(() => second.getByRole('status').first().innerText()).toBe('Every other session is ended.');
     await shot(second, 'sessions-signed-out-elsewhere');
 
-    // The first page, untouched, hears session.closed over its socket and signs itself out.
-    await expect.poll(() => page.evaluate(() => localStorage.getItem('guest.session')), { timeout: 10_000 }).toBeNull();
+    // The first page, untouched, sees its socket closed (4001, session closed) and signs itself out.
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem('guest.signed-in')), { timeout: 10_000 })
+      .toBeNull();
     await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).waitFor();
     expect(await page.locator('header .badges').count()).toBe(0);
     await shot(page, 'signed-out-elsewhere');
     // The second session is still signed in.
-    expect(await second.evaluate(() => localStorage.getItem('guest.session'))).not.toBeNull();
+    expect(await second.evaluate(() => localStorage.getItem('guest.signed-in'))).not.toBeNull();
   });
 
   it('shows the sign-up and confirmation pages in every language, all strings from the dictionary', async () => {
@@ -417,7 +429,7 @@ describe('account screens in the browser', { timeout: 120_000 }, () => {
     expect(await criticalViolations(second)).toEqual([]);
     await second.getByRole('button', { name: 'Delete my account' }).click();
     await expect.poll(() => second.getByRole('status').first().innerText()).toBe('Your account is deleted.');
-    expect(await second.evaluate(() => localStorage.getItem('guest.session'))).toBeNull();
+    expect(await second.evaluate(() => localStorage.getItem('guest.signed-in'))).toBeNull();
     const { rows } = await env.sql.query(`select count(*)::int as n from accounts where email = $1`, [email]);
     expect(rows[0].n).toBe(0); // the email is erased with the person
   });

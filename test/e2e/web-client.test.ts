@@ -645,7 +645,8 @@ describe('sign-in after failed attempts', { timeout: 60_000 }, () => {
     const login = p.waitForResponse((r) => r.url().endsWith('/v1/auth/login'));
     await p.getByRole('button', { name: 'Sign in' }).click();
     const answered = await login;
-    expect(answered.status()).toBe(200);
+    // A cookie session (spec 5.12): 204, the tokens only in HttpOnly cookies.
+    expect(answered.status()).toBe(204);
     expect(answered.request().postDataJSON()).toMatchObject({
       captcha_id,
       captcha_answer: String(x),

@@ -32,10 +32,10 @@ describe('OpenAPI document', () => {
     for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]+$/);
   });
 
-  it('says `security: []` on public operations and bearer on signed-in ones', () => {
+  it('says `security: []` on public operations and bearer or the web session cookie on signed-in ones', () => {
     expect(ops.filter((o) => !Array.isArray(o.op.security)).map((o) => o.key)).toEqual([]);
     expect(byId('login').security).toEqual([]);
-    expect(byId('getProfile').security).toEqual([{ bearer: [] }]);
+    expect(byId('getProfile').security).toEqual([{ bearer: [] }, { cookie: [] }]);
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
   });
 

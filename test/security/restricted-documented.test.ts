@@ -81,7 +81,12 @@ describe('403 account_restricted in the OpenAPI document', () => {
 
   it('is listed with the other 403 codes an operation names, not instead of them', () => {
     const search = doc.paths['/v1/me/search-filters'].put;
-    expect(codes403(search)).toEqual(['email_not_confirmed', 'account_restricted']);
-    expect(codes403(doc.paths['/v1/auth/delete-request'].post)).toEqual(['captcha_required', 'account_restricted']);
+    // `forbidden`: the web session's CSRF check, on every operation the cookie signs in.
+    expect(codes403(search)).toEqual(['email_not_confirmed', 'account_restricted', 'forbidden']);
+    expect(codes403(doc.paths['/v1/auth/delete-request'].post)).toEqual([
+      'captcha_required',
+      'account_restricted',
+      'forbidden',
+    ]);
   });
 });

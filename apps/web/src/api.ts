@@ -1,13 +1,18 @@
 import { createGuestClient, type components } from '@guest/client';
-import { tokenStore } from './session.ts';
+import { clearSession } from './session.ts';
 import { language } from './i18n-state.ts';
 
 /**
- * The one SDK client of the page. It talks to the API at the page's own origin, signs requests in
- * with the session's token (refreshing it on 401 and retrying, in the SDK), and asks for texts in
- * the interface language.
+ * The one SDK client of the page. It talks to the API at the page's own origin in a cookie session
+ * (spec 5.12: `X-Session: cookie`, the tokens in HttpOnly cookies the page never sees; the SDK
+ * refreshes the session on 401 and retries, and a refused refresh signs the page out), and asks
+ * for texts in the interface language.
  */
-export const api = createGuestClient({ baseUrl: window.location.origin, tokens: tokenStore });
+export const api = createGuestClient({
+  baseUrl: window.location.origin,
+  session: 'cookie',
+  onSignedOut: clearSession,
+});
 
 api.use({
   onRequest({ request }) {

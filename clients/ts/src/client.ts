@@ -1,6 +1,6 @@
 import createClient, { defaultPathSerializer, type Client } from 'openapi-fetch';
 import type { paths } from './generated/schema.ts';
-import { sessionMiddleware, type TokenStore } from './session.ts';
+import { cookieSessionMiddleware, sessionMiddleware, type TokenStore } from './session.ts';
 
 export interface GuestClientOptions {
   /** Scheme, host and port of the API, e.g. `http://127.0.0.1:8080` (paths start with `/v1`). */
@@ -12,6 +12,15 @@ export interface GuestClientOptions {
    * and refreshes the pair on a 401 and retries (see `sessionMiddleware`); `accessToken` is then unused.
    */
   tokens?: TokenStore;
+  /**
+   * `'cookie'`: the web session (a page of the API's own or an allowed origin). The client holds no
+   * token: it sends `X-Session: cookie` and the session's HttpOnly cookies with every request and
+   * refreshes the session on a 401 (see `cookieSessionMiddleware`); `accessToken` and `tokens` are
+   * then unused. Apps and bots keep `accessToken` or `tokens` (`Authorization: Bearer`).
+   */
+  session?: 'cookie';
+  /** With `session: 'cookie'`: called when the API refused to refresh the session (signed out). */
+  onSignedOut?: () => void;
   /** Another fetch (tests, proxies). */
   fetch?: typeof globalThis.fetch;
 }
@@ -41,8 +50,10 @@ export function createGuestClient(opts: GuestClientOptions): GuestClient {
     pathSerializer,
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
-  if (opts.tokens) {
-    const fetchFn: typeof globalThis.fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const fetchFn: typeof globalThis.fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  if (opts.session === 'cookie') {
+    client.use(cookieSessionMiddleware({ baseUrl, fetch: fetchFn, onSignedOut: opts.onSignedOut }));
+  } else if (opts.tokens) {
     client.use(sessionMiddleware({ baseUrl, tokens: opts.tokens, fetch: fetchFn }));
   }
   client.use({

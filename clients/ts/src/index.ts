@@ -1,5 +1,11 @@
 export { createGuestClient, type GuestClient, type GuestClientOptions } from './client.ts';
-export { memoryTokenStore, sessionMiddleware, type TokenPair, type TokenStore } from './session.ts';
+export {
+  cookieSessionMiddleware,
+  memoryTokenStore,
+  sessionMiddleware,
+  type TokenPair,
+  type TokenStore,
+} from './session.ts';
 export { items, pages, PageError, type FetchPage, type Page } from './paging.ts';
 export {
   connectSocket,

@@ -94,3 +94,63 @@ export function sessionMiddleware(opts: {
     },
   };
 }
+
+/** Requests of a cookie session that never get the refresh-and-retry: they open or renew it. */
+const COOKIE_NO_RETRY = new Set(['/v1/auth/refresh', '/v1/auth/login', '/v1/auth/register']);
+
+/**
+ * The web session (`X-Session: cookie`): the tokens live in HttpOnly cookies that the page cannot
+ * read, so this middleware never sees one. It sends `X-Session: cookie` with every request (the
+ * marker of register, login and refresh, and the CSRF header of every request the cookie signs
+ * in) and the cookies with it. When the API answers 401, it refreshes the session once
+ * (`POST /v1/auth/refresh`, the refresh token in its cookie; concurrent 401s share one refresh)
+ * and sends the request again. A refresh the API refuses calls `onSignedOut`; the API has removed
+ * the cookies with that answer, so the request is sent once more without them: an operation
+ * where sign-in is optional (the feed) answers as to anyone, a signed-in one with its 401.
+ */
+export function cookieSessionMiddleware(opts: {
+  baseUrl: string;
+  fetch: typeof globalThis.fetch;
+  onSignedOut?: () => void;
+}): Middleware {
+  const pending = new Map<string, Request>();
+  let refreshing: Promise<'refreshed' | 'refused' | 'unavailable'> | null = null;
+
+  async function refresh(): Promise<'refreshed' | 'refused' | 'unavailable'> {
+    const res = await opts.fetch(`${opts.baseUrl}/v1/auth/refresh`, {
+      method: 'POST',
+      headers: { 'x-session': 'cookie' },
+      credentials: 'include',
+    });
+    if (res.ok) return 'refreshed';
+    // Only a refusal of the session signs out; an outage keeps it for later.
+    if (res.status === 400 || res.status === 401 || res.status === 403) {
+      opts.onSignedOut?.();
+      return 'refused';
+    }
+    return 'unavailable';
+  }
+
+  return {
+    onRequest({ request, schemaPath, id }) {
+      request.headers.set('x-session', 'cookie');
+      const sent = new Request(request, { credentials: 'include' });
+      if (!COOKIE_NO_RETRY.has(schemaPath)) pending.set(id, sent.clone());
+      return sent;
+    },
+    async onResponse({ response, id }) {
+      const sent = pending.get(id);
+      pending.delete(id);
+      if (response.status !== 401 || !sent) return undefined;
+      refreshing ??= refresh().finally(() => {
+        refreshing = null;
+      });
+      if ((await refreshing) === 'unavailable') return undefined;
+      return opts.fetch(sent);
+    },
+    onError({ id }) {
+      pending.delete(id);
+      return undefined;
+    },
+  };
+}

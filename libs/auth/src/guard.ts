@@ -1,5 +1,5 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { AppError, GUARD_FACTS, type GuardFacts } from '@guest/http-kit';
+import { ACCESS_COOKIE, AppError, checkCsrf, GUARD_FACTS, readCookie, type GuardFacts } from '@guest/http-kit';
 import {
   AuthError,
   authenticate,
@@ -31,14 +31,33 @@ export interface GuardOptions {
   alongside?: AlongsideQuery;
 }
 
-/** OpenAPI security requirement of a signed-in route. */
-export const bearerSecurity = [{ bearer: [] as string[] }];
+/**
+ * OpenAPI security requirement of a signed-in route: the bearer token (apps, bots) or the web
+ * session's cookie (with its CSRF check).
+ */
+export const bearerSecurity: Array<Record<string, string[]>> = [{ bearer: [] }, { cookie: [] }];
+/** OpenAPI security requirement of a route where sign-in is optional (`optionalAuth`). */
+export const optionalSecurity: Array<Record<string, string[]>> = [{}, ...bearerSecurity];
 
 function bearerToken(req: FastifyRequest): string | null {
   const h = req.headers.authorization;
   if (!h) return null;
   const m = /^Bearer[ ]+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(h);
   return m ? m[1]! : '';
+}
+
+/**
+ * The access token of the request: the bearer header when there is one (apps, bots: exactly as
+ * without the web session), else the web session's cookie, which must pass the CSRF check
+ * (`checkCsrf`: 403 `forbidden`). Null when neither is sent, '' when one is malformed.
+ */
+function credential(req: FastifyRequest): string | null {
+  const bearer = bearerToken(req);
+  if (bearer !== null) return bearer;
+  const cookie = readCookie(req, ACCESS_COOKIE);
+  if (cookie === undefined) return null;
+  checkCsrf(req);
+  return cookie;
 }
 
 function unauthorized(reason: string): AppError {
@@ -85,7 +104,7 @@ function enforce(auth: AuthContext, opts: GuardOptions): void {
  */
 export function requireAuth(opts: GuardOptions = {}): onRequestAsyncHookHandler {
   const hook: onRequestAsyncHookHandler = async (req) => {
-    const token = bearerToken(req);
+    const token = credential(req);
     if (token === null) throw unauthorized('missing');
     if (!token) throw unauthorized('invalid');
     const { alongside, ...auth } = await identify(req, token, {
@@ -107,12 +126,20 @@ function marked(hook: onRequestAsyncHookHandler, facts: GuardFacts): onRequestAs
 
 /**
  * For routes where sign-in is optional (e.g. the feed with `is_favorite`): anonymous without a
- * header; a header that is present but bad is still 401, so a client learns to refresh.
+ * header; a header that is present but bad is still 401, so a client learns to refresh. A session
+ * cookie that fails the CSRF check is not used: the request is anonymous (an image element
+ * loading a file by its ticket sends the cookie but not the header).
  */
 export function optionalAuth(): onRequestAsyncHookHandler {
   const hook: onRequestAsyncHookHandler = async (req) => {
-    const token = bearerToken(req);
     req.auth = null;
+    let token: string | null;
+    try {
+      token = credential(req);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'forbidden') return;
+      throw err;
+    }
     if (token === null) return;
     if (!token) throw unauthorized('invalid');
     const auth = await identify(req, token);

@@ -19,7 +19,7 @@ export {
   type AlongsideQuery,
   type SessionState,
 } from './authenticate.ts';
-export { requireAuth, optionalAuth, authOf, bearerSecurity, type GuardOptions } from './guard.ts';
+export { requireAuth, optionalAuth, authOf, bearerSecurity, optionalSecurity, type GuardOptions } from './guard.ts';
 export {
   hashPassword,
   passwordProblem,
@@ -44,3 +44,4 @@ export {
 } from './captcha.ts';
 export { issueWsTicket, redeemWsTicket, type WsTicketIdentity } from './ws-ticket.ts';
 export { parseAllowlist, isAllowedToSignIn } from './allowlist.ts';
+export { cookieSession } from './web-session.ts';

@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '@guest/config';
 
 /** Request headers a browser client may send (preflight `Access-Control-Allow-Headers`). */
-const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, Accept-Language, If-None-Match, X-Request-Id';
+const ALLOW_HEADERS =
+  'Authorization, Content-Type, Idempotency-Key, Accept-Language, If-None-Match, X-Request-Id, X-Session';
 /** Response headers a browser client may read besides the CORS-safelisted ones. */
 const EXPOSE_HEADERS = 'X-Request-Id, Retry-After, ETag, RateLimit, RateLimit-Policy, Allow';
 
@@ -20,13 +21,18 @@ export interface Cors {
  * CORS from `CORS_ORIGINS` (exact origins; `*` outside production), plus any loopback origin in
  * development. A disallowed origin gets no CORS header at all, so the browser keeps the answer
  * from the page; the API itself answers as usual (CORS protects browser users, not the server).
- * Credentials (cookies) are never allowed: clients sign in with a bearer token.
+ * Credentials (the web session's cookie) are allowed to the exact origins of `CORS_ORIGINS` and,
+ * in development, to loopback origins: never to `*`. Those are the origins the cookie session's
+ * CSRF check accepts (`web-session.ts`); the cookies themselves are `SameSite=Strict`.
  */
 export function createCors(config: Pick<Config, 'CORS_ORIGINS' | 'CORS_MAX_AGE_S' | 'APP_ENV'>): Cors {
   const exact = new Set(config.CORS_ORIGINS.filter((o) => o !== '*'));
   const any = config.CORS_ORIGINS.includes('*');
   const allowed = (origin: string) =>
     any || exact.has(origin) || (config.APP_ENV === 'development' && LOCAL_ORIGIN.test(origin));
+
+  const credentialed = (origin: string) =>
+    exact.has(origin) || (config.APP_ENV === 'development' && LOCAL_ORIGIN.test(origin));
 
   const allowOrigin = (req: FastifyRequest, reply: FastifyReply): boolean => {
     // The answer depends on Origin whatever it is: a shared cache must not hand one origin's
@@ -35,6 +41,7 @@ export function createCors(config: Pick<Config, 'CORS_ORIGINS' | 'CORS_MAX_AGE_S
     const origin = req.headers.origin;
     if (typeof origin !== 'string' || !allowed(origin)) return false;
     reply.header('access-control-allow-origin', origin);
+    if (credentialed(origin)) reply.header('access-control-allow-credentials', 'true');
     return true;
   };
 

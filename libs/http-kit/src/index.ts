@@ -25,3 +25,16 @@ export { addressGroup } from './address.ts';
 export { securityHeaders, metricsAccess, carriesMetricsToken } from './security-headers.ts';
 export { addGauge } from './metrics.ts';
 export type { OpenApiTag, OperationExample } from './openapi/example.ts';
+export {
+  SESSION_HEADER,
+  COOKIE_MODE,
+  ACCESS_COOKIE,
+  REFRESH_COOKIE,
+  wantsCookieSession,
+  readCookie,
+  setSessionCookies,
+  clearSessionCookies,
+  checkCsrf,
+  SessionModeHeaders,
+  CookieSessionAnswer,
+} from './web-session.ts';

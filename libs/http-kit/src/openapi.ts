@@ -10,6 +10,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import { finishDocument, GUARD_FACTS, ROUTE_FACTS, type GuardFacts } from './openapi/finish.ts';
 import type { OpenApiTag, OperationExample } from './openapi/example.ts';
 import type { ErrorCode } from './errors/codes.ts';
+import { ACCESS_COOKIE } from './web-session.ts';
 
 type Transform = typeof jsonSchemaTransform;
 
@@ -115,7 +116,19 @@ export async function registerOpenApi(app: FastifyInstance, appTags: OpenApiTag[
           '[/docs/socket](/docs/socket), from its AsyncAPI 3 document [/v1/asyncapi.json](/v1/asyncapi.json).',
       },
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          cookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: ACCESS_COOKIE,
+            description:
+              'The web session: the HttpOnly cookie set by register, login and refresh sent with `X-Session: cookie`. ' +
+              "Every request it signs in must send `X-Session: cookie` too, and a browser `Origin` must be the API's own or " +
+              'one of its allowed origins; otherwise 403 `forbidden` (`details.reason` `csrf_header` or `csrf_origin`). ' +
+              'Apps and bots use `bearer`.',
+          },
+        },
       },
     },
     transform,

@@ -9,28 +9,30 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-// method, path, success status, error statuses, signed in, request body (403 on a signed-in route:
-// at least `account_restricted`, test/security/restricted-documented.test.ts; 400 on every
-// operation: the input screen; 413 and 415 on every method with a body; 409 with Idempotency-Key)
-const ENDPOINTS: Array<[string, string, number, number[], boolean, boolean]> = [
+// method, path, success statuses, error statuses, signed in, request body (403 on a signed-in route:
+// at least `account_restricted` (test/security/restricted-documented.test.ts) or the cookie
+// session's CSRF `forbidden`; 204 is the cookie session's answer of register, login and refresh;
+// 400 on every operation: the input screen; 413 and 415 on every method with a body; 409 with
+// Idempotency-Key)
+const ENDPOINTS: Array<[string, string, number | number[], number[], boolean, boolean]> = [
   ['get', '/v1/auth/email-availability', 200, [400, 429, 500, 503], false, false],
   ['post', '/v1/auth/captcha', 200, [400, 401, 403, 413, 415, 422, 429, 500, 503], false, true],
-  ['post', '/v1/auth/register', 201, [400, 403, 409, 413, 415, 422, 429, 500, 503], false, true],
+  ['post', '/v1/auth/register', [201, 204], [400, 403, 409, 413, 415, 422, 429, 500, 503], false, true],
   ['post', '/v1/auth/confirm-email', 200, [400, 413, 415, 422, 429, 500, 503], false, true],
   ['post', '/v1/auth/resend-confirmation', 200, [400, 401, 403, 409, 413, 415, 429, 500, 503], true, false],
-  ['post', '/v1/auth/login', 200, [400, 401, 403, 409, 413, 415, 422, 429, 500, 503], false, true],
-  ['post', '/v1/auth/refresh', 200, [400, 401, 403, 413, 415, 422, 429, 500, 503], false, true],
+  ['post', '/v1/auth/login', [200, 204], [400, 401, 403, 409, 413, 415, 422, 429, 500, 503], false, true],
+  ['post', '/v1/auth/refresh', [200, 204], [400, 401, 403, 413, 415, 422, 429, 500, 503], false, true],
   ['post', '/v1/auth/ws-ticket', 200, [400, 401, 403, 409, 413, 415, 429, 500, 503], true, false],
-  ['post', '/v1/auth/logout', 200, [400, 401, 413, 415, 429, 500, 503], true, false],
-  ['post', '/v1/auth/logout-all', 200, [400, 401, 413, 415, 429, 500, 503], true, false],
-  ['get', '/v1/auth/sessions', 200, [400, 401, 429, 500, 503], true, false],
+  ['post', '/v1/auth/logout', 200, [400, 401, 403, 413, 415, 429, 500, 503], true, false],
+  ['post', '/v1/auth/logout-all', 200, [400, 401, 403, 413, 415, 429, 500, 503], true, false],
+  ['get', '/v1/auth/sessions', 200, [400, 401, 403, 429, 500, 503], true, false],
   ['post', '/v1/auth/password-reset/request', 202, [400, 403, 409, 413, 415, 422, 429, 500, 503], false, true],
   ['post', '/v1/auth/password-reset/confirm', 200, [400, 413, 415, 422, 429, 500, 503], false, true],
   ['post', '/v1/auth/password/change', 200, [400, 401, 403, 413, 415, 422, 429, 500, 503], true, true],
   ['post', '/v1/auth/delete-request', 202, [400, 401, 403, 409, 413, 415, 422, 429, 500, 503], true, true],
   ['post', '/v1/auth/delete-confirm', 200, [400, 413, 415, 422, 429, 500, 503], false, true],
-  ['get', '/v1/me/sessions', 200, [400, 401, 429, 500, 503], true, false],
-  ['delete', '/v1/me/sessions/{session_id}', 200, [400, 401, 404, 413, 415, 429, 500, 503], true, false],
+  ['get', '/v1/me/sessions', 200, [400, 401, 403, 429, 500, 503], true, false],
+  ['delete', '/v1/me/sessions/{session_id}', 200, [400, 401, 403, 404, 413, 415, 429, 500, 503], true, false],
 ];
 
 it('describes every auth and session endpoint with its request, responses and error codes', async () => {
@@ -38,12 +40,21 @@ it('describes every auth and session endpoint with its request, responses and er
   for (const [method, path, ok, errs, signedIn, hasBody] of ENDPOINTS) {
     const op = doc.paths?.[path]?.[method];
     expect(op, `${method} ${path} missing`).toBeDefined();
-    expect(Object.keys(op.responses).map(Number).sort(), `${method} ${path}`).toEqual([ok, ...errs].sort());
+    expect(Object.keys(op.responses).map(Number).sort(), `${method} ${path}`).toEqual([ok, ...errs].flat().sort());
     for (const s of errs) {
       expect(JSON.stringify(op.responses[s]), `${method} ${path} ${s}`).toContain('ErrorEnvelope');
     }
     expect(op.description, `${method} ${path} names its error codes`).toMatch(/`[a-z_]+` \(\d{3}\)/);
     expect(Boolean(op.security?.some((s: any) => 'bearer' in s)), `${method} ${path} security`).toBe(signedIn);
+    // The web session's cookie signs in every operation the bearer token does (spec 5.12).
+    expect(Boolean(op.security?.some((s: any) => 'cookie' in s)), `${method} ${path} cookie`).toBe(signedIn);
+    if (Array.isArray(ok) && ok.includes(204)) {
+      expect(op.responses[204].content, `${method} ${path} 204 declares no body`).toBeUndefined();
+      expect(op.parameters.find((p: any) => p.in === 'header' && p.name === 'x-session')?.schema).toEqual({
+        type: 'string',
+        enum: ['cookie'],
+      });
+    }
     expect(Boolean(op.requestBody), `${method} ${path} body`).toBe(hasBody);
   }
   const schemas = doc.components?.schemas ?? {};
@@ -60,6 +71,7 @@ it('describes every auth and session endpoint with its request, responses and er
   expect(Object.keys(schemas.SessionResponse.properties).sort()).toEqual(
     ['created_at', 'current', 'expires_at', 'id', 'ip', 'last_used_at', 'user_agent'].sort(),
   );
+  expect(doc.components.securitySchemes.cookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'guest_access' });
   expect(schemas.TokenPairResponse.required).toEqual(
     expect.arrayContaining(['access_token', 'refresh_token', 'expires_in', 'session_id']),
   );

@@ -1,16 +1,17 @@
 import { connectSocket, type GuestSocket, type SocketMessage } from '@guest/client';
 import { api, type Schemas } from '../api.ts';
 import { location } from '../router.ts';
-import { clearSession, session, tokenStore } from '../session.ts';
+import { clearSession, session } from '../session.ts';
 import { createStore } from '../store.ts';
 
 type Badges = Schemas['BadgesResponse'];
 
 /**
- * The signed-in page's socket (`/v1/ws`, SDK `connectSocket` with the access token): it keeps the
- * unread badges fresh (`badges.updated`) and signs the page out at once when its session ends
- * elsewhere (`session.closed`, or the socket closed with 4001). Before the socket is open, and on
- * return to the page, the badges come from `GET /v1/me/badges`, kept one minute (spec 6.1).
+ * The signed-in page's socket (`/v1/ws`, SDK `connectSocket` with a ticket of
+ * `POST /v1/auth/ws-ticket`: the page holds no access token, spec 5.12): it keeps the unread
+ * badges fresh (`badges.updated`) and signs the page out at once when its session ends elsewhere
+ * (the socket of a closed session is closed with 4001). Before the socket is open, and on return
+ * to the page, the badges come from `GET /v1/me/badges`, kept one minute (spec 6.1).
  */
 export const badges = createStore<Badges | null>(null);
 /** Whether the socket is open (the header shows the badges as live). */
@@ -37,25 +38,26 @@ async function loadBadges(force = false): Promise<void> {
 }
 
 function onMessage(m: SocketMessage): void {
-  const current = session.get();
   if (m.type === 'badges.updated') {
     badges.set(m.data as Badges);
     badgesAt = Date.now();
-  } else if (m.type === 'session.closed') {
-    if (current && (m.data as { session_id?: string }).session_id === current.session_id) clearSession();
   } else if (m.type === 'auth.expiring') {
     void renew();
   }
 }
 
-/** Before the socket's token lapses: a fresh access token (refresh), handed to the socket. */
+/** A socket ticket of the cookie session (the SDK refreshes the session first when it lapsed). */
+async function ticket(): Promise<string | null> {
+  const { data } = await api.POST('/v1/auth/ws-ticket');
+  return data?.ticket ?? null;
+}
+
+/** Before the socket's lifetime runs out: a fresh ticket, handed to the socket. */
 async function renew(): Promise<void> {
-  const pair = session.get();
-  if (!pair || !socket) return;
-  const { data } = await api.POST('/v1/auth/refresh', { body: { refresh_token: pair.refresh_token } });
-  if (!data) return; // the socket closes with 4401 and is opened again with whatever the session is then
-  tokenStore.set(data);
-  socket.send('auth.renew', { access_token: data.access_token });
+  if (!session.get() || !socket) return;
+  const fresh = await ticket();
+  // Without one the socket closes with 4401 and is opened again with whatever the session is then.
+  if (fresh && socket) socket.send('auth.renew', { ticket: fresh });
 }
 
 function disconnect(): void {
@@ -69,18 +71,20 @@ function disconnect(): void {
 
 async function connect(): Promise<void> {
   clearTimeout(retryTimer);
-  const pair = session.get();
-  if (!pair || socket || connecting) return;
-  forSession = pair.session_id;
+  const mark = session.get();
+  if (!mark || socket || connecting) return;
+  forSession = mark.id;
   connecting = true;
   let opened: GuestSocket;
   try {
-    opened = await connectSocket({ baseUrl: window.location.origin, accessToken: pair.access_token });
+    const t = await ticket();
+    if (!t) throw new Error('no socket ticket');
+    opened = await connectSocket({ baseUrl: window.location.origin, ticket: t });
   } catch {
     connecting = false;
-    // Refused (an expired token, an unconfirmed email) or unreachable: a request refreshes the
-    // token when it lapsed, then another try, less and less often.
-    if (session.get()?.session_id !== forSession) return;
+    // Refused (an unconfirmed email, a lapsed ticket) or unreachable: another try, less and
+    // less often.
+    if (session.get()?.id !== forSession) return;
     forSession = null;
     await loadBadges(true);
     if (!socket && !connecting) retryTimer = setTimeout(() => void connect(), retryMs);
@@ -88,7 +92,7 @@ async function connect(): Promise<void> {
     return;
   }
   connecting = false;
-  if (session.get()?.session_id !== pair.session_id) {
+  if (session.get()?.id !== mark.id) {
     opened.close(1000, 'signed out');
     return;
   }
@@ -120,14 +124,14 @@ export function reconnectRealtime(): void {
 
 /** Follows the session: a socket while signed in (one per session), none when signed out. */
 export function startRealtime(): void {
-  const follow = (pair: ReturnType<typeof session.get>) => {
-    if (!pair) {
+  const follow = (mark: ReturnType<typeof session.get>) => {
+    if (!mark) {
       disconnect();
       badges.set(null);
       badgesAt = 0;
       return;
     }
-    if (forSession !== pair.session_id) {
+    if (forSession !== mark.id) {
       disconnect();
       void connect();
     }

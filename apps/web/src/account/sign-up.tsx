@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, errorCode } from '../api.ts';
 import { useT } from '../i18n.ts';
 import { hrefTo, navigate, type RouteProps } from '../router.ts';
-import { tokenStore, useSession } from '../session.ts';
+import { markSignedIn, useSession } from '../session.ts';
 import { Link } from '../ui/link.tsx';
 import { ErrorNote } from '../ui/notice.tsx';
 import { CaptchaView, useCaptcha } from './captcha.tsx';
@@ -56,13 +56,14 @@ export function SignUp(_: RouteProps) {
     }
     setBusy(true);
     const answer = await captcha.pair();
-    const { data, error: failed } = await api.POST('/v1/auth/register', {
+    // The SDK asks for a cookie session: a 204 sets the cookies and carries no token.
+    const { response, error: failed } = await api.POST('/v1/auth/register', {
       body: { ...form, ...answer },
       headers: { 'Idempotency-Key': answer.captcha_id ? idempotencyKey() : key },
     });
     setBusy(false);
-    if (data) {
-      tokenStore.set(data);
+    if (response.ok) {
+      markSignedIn();
       navigate(hrefTo('/account', { welcome: '1' }), { replace: true });
       return;
     }

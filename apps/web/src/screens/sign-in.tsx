@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, errorCode } from '../api.ts';
 import { useT } from '../i18n.ts';
 import { hrefTo, navigate } from '../router.ts';
-import { tokenStore, useSession } from '../session.ts';
+import { markSignedIn, useSession } from '../session.ts';
 import { ErrorNote } from '../ui/notice.tsx';
 import { Link } from '../ui/link.tsx';
 import { CaptchaView, useCaptcha } from '../account/captcha.tsx';
@@ -41,12 +41,13 @@ export function SignIn({ query }: RouteProps) {
     setBusy(true);
     setError(null);
     const answer = await captcha.pair();
-    const { data, error: failed } = await api.POST('/v1/auth/login', {
+    // The SDK asks for a cookie session: a 204 sets the cookies and carries no token.
+    const { response, error: failed } = await api.POST('/v1/auth/login', {
       body: { email, password, ...answer },
       headers: { 'Idempotency-Key': crypto.randomUUID() },
     });
     setBusy(false);
-    if (!data) {
+    if (!response.ok) {
       const code = errorCode(failed);
       if (code === 'captcha_required') {
         setWrongCaptcha(Boolean(captcha.challenge));
@@ -58,7 +59,7 @@ export function SignIn({ query }: RouteProps) {
       setError(code === 'unauthorized' ? 'invalid_credentials' : code);
       return;
     }
-    tokenStore.set(data);
+    markSignedIn();
     navigate(safeNext(query.get('next')), { replace: true });
   }
 

@@ -154,7 +154,7 @@ export interface paths {
     put?: never;
     /**
      * Send the email-confirmation link again
-     * @description At most 3 per hour per account; earlier links stop working. Answers 200 with a message when the email is already confirmed. Errors: `unauthorized` (401), `validation_error` (400), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description At most 3 per hour per account; earlier links stop working. Answers 200 with a message when the email is already confirmed. Errors: `unauthorized` (401), `validation_error` (400), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     post: operations['resendConfirmation'];
     delete?: never;
@@ -214,7 +214,7 @@ export interface paths {
     put?: never;
     /**
      * One-time ticket for the socket (web client)
-     * @description Valid 60 seconds, single use, opens nothing but `/v1/ws?ticket=…`. Needs a confirmed email. Errors: `unauthorized` (401), `email_not_confirmed` (403), `account_restricted` (403), `validation_error` (400), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
+     * @description Valid 60 seconds, single use, opens nothing but `/v1/ws?ticket=…`. Needs a confirmed email. Errors: `unauthorized` (401), `email_not_confirmed` (403), `account_restricted` (403), `validation_error` (400), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `forbidden` (403).
      */
     post: operations['createWsTicket'];
     delete?: never;
@@ -234,7 +234,7 @@ export interface paths {
     put?: never;
     /**
      * End the current session
-     * @description At once: its access tokens answer 401 from the next call on, and its refresh token stops working. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
+     * @description At once: its access tokens answer 401 from the next call on, and its refresh token stops working. A web session (`X-Session: cookie`) also gets its cookies removed (`Max-Age=0`). Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `forbidden` (403).
      */
     post: operations['logout'];
     delete?: never;
@@ -254,7 +254,7 @@ export interface paths {
     put?: never;
     /**
      * End every other session
-     * @description All sessions of the account except the current one end at once. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
+     * @description All sessions of the account except the current one end at once. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `forbidden` (403).
      */
     post: operations['logoutAll'];
     delete?: never;
@@ -272,7 +272,7 @@ export interface paths {
     };
     /**
      * Open sessions of the account
-     * @description Same list as `GET /v1/me/sessions`; `current` marks the caller's. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429).
+     * @description Same list as `GET /v1/me/sessions`; `current` marks the caller's. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429), `forbidden` (403).
      */
     get: operations['listAuthSessions'];
     put?: never;
@@ -334,7 +334,7 @@ export interface paths {
     put?: never;
     /**
      * Change the password from inside the account
-     * @description Keeps the current session and ends all others. A wrong `current_password` is 400 `validation_error` on `current_password`; a weak new one on `new_password`. At most 10 attempts per hour. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description Keeps the current session and ends all others. A wrong `current_password` is 400 `validation_error` on `current_password`; a weak new one on `new_password`. At most 10 attempts per hour. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     post: operations['changePassword'];
     delete?: never;
@@ -354,7 +354,7 @@ export interface paths {
     put?: never;
     /**
      * Ask to delete the account; confirmed by email
-     * @description Mails a single-use link that confirms the deletion (`POST /v1/auth/delete-confirm`). The body is optional (none, `null`, or a DeleteRequest); an empty captcha pair passes until the client looks like a robot (repeated requests, or failed logins from its address). Errors: `validation_error` (400), `unauthorized` (401), `captcha_required` (403), `schema_invalid` (422), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description Mails a single-use link that confirms the deletion (`POST /v1/auth/delete-confirm`). The body is optional (none, `null`, or a DeleteRequest); an empty captcha pair passes until the client looks like a robot (repeated requests, or failed logins from its address). Errors: `validation_error` (400), `unauthorized` (401), `captcha_required` (403), `schema_invalid` (422), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     post: operations['requestAccountDeletion'];
     delete?: never;
@@ -392,7 +392,7 @@ export interface paths {
     };
     /**
      * Open sessions of the account
-     * @description Same list as `GET /v1/auth/sessions`. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429).
+     * @description Same list as `GET /v1/auth/sessions`. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429), `forbidden` (403).
      */
     get: operations['listSessions'];
     put?: never;
@@ -415,7 +415,7 @@ export interface paths {
     post?: never;
     /**
      * End one session of the account
-     * @description Ends it at once. A session of someone else, an unknown or an already closed one is 404 `not_found`. Ending the caller's own current session signs it out like logout. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
+     * @description Ends it at once. A session of someone else, an unknown or an already closed one is 404 `not_found`. Ending the caller's own current session signs it out like logout. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `forbidden` (403).
      */
     delete: operations['closeSession'];
     options?: never;
@@ -432,7 +432,7 @@ export interface paths {
     };
     /**
      * The profile of the signed-in guest
-     * @description All 27 fields, with the account's active restrictions. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
+     * @description All 27 fields, with the account's active restrictions. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     get: operations['getProfile'];
     put?: never;
@@ -442,7 +442,7 @@ export interface paths {
     head?: never;
     /**
      * Change some fields of the profile
-     * @description Only the fields present in the body change; a text field sent as `null` or `""` is cleared. Each value is checked: dates, ISO 3166-1 country codes, a supported language, a known currency, a phone in E.164. Broken rules are 400 `validation_error` naming every such field in `details.fields` at once. Unknown and read-only fields (`email`, `status`, a misspelt name) are 422 `schema_invalid` naming them in `details.fields`, and nothing changes. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description Only the fields present in the body change; a text field sent as `null` or `""` is cleared. Each value is checked: dates, ISO 3166-1 country codes, a supported language, a known currency, a phone in E.164. Broken rules are 400 `validation_error` naming every such field in `details.fields` at once. Unknown and read-only fields (`email`, `status`, a misspelt name) are 422 `schema_invalid` naming them in `details.fields`, and nothing changes. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     patch: operations['updateProfile'];
     trace?: never;
@@ -456,7 +456,7 @@ export interface paths {
     };
     /**
      * Unread counters
-     * @description Unread notifications, unread messages across all conversations, unseen assistant messages. Cleared by `POST /v1/notifications/read`, `POST /v1/chats/dialogs/{id}/read` and `POST /v1/assistant/read`; every change is also sent to open sockets as `badges.updated`. The web client may cache this reply for one minute. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
+     * @description Unread notifications, unread messages across all conversations, unseen assistant messages. Cleared by `POST /v1/notifications/read`, `POST /v1/chats/dialogs/{id}/read` and `POST /v1/assistant/read`; every change is also sent to open sockets as `badges.updated`. The web client may cache this reply for one minute. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     get: operations['getBadges'];
     put?: never;
@@ -477,13 +477,13 @@ export interface paths {
     get?: never;
     /**
      * Upload a new avatar
-     * @description multipart/form-data with one part `file`: a JPEG, PNG, HEIC or WebP image, recognised by its bytes (the part's Content-Type is a hint only: `application/octet-stream` is fine). At most `max_upload_mb` (10 MB) and 40 megapixels. The image is re-encoded as JPEG (longest side at most 1024 px) with every piece of metadata removed (EXIF with GPS, XMP, IPTC, ICC). Refusals are 400 `validation_error` on `file` with `details.reason`: `not_multipart`, `missing`, `empty`, `too_large`, `unsupported_type`, `too_many_pixels`, `corrupt`. `avatar_url` is a new public, immutable URL on every upload (`GET /v1/media/avatars/{file}`); the previous one answers 404. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description multipart/form-data with one part `file`: a JPEG, PNG, HEIC or WebP image, recognised by its bytes (the part's Content-Type is a hint only: `application/octet-stream` is fine). At most `max_upload_mb` (10 MB) and 40 megapixels. The image is re-encoded as JPEG (longest side at most 1024 px) with every piece of metadata removed (EXIF with GPS, XMP, IPTC, ICC). Refusals are 400 `validation_error` on `file` with `details.reason`: `not_multipart`, `missing`, `empty`, `too_large`, `unsupported_type`, `too_many_pixels`, `corrupt`. `avatar_url` is a new public, immutable URL on every upload (`GET /v1/media/avatars/{file}`); the previous one answers 404. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     put: operations['uploadAvatar'];
     post?: never;
     /**
      * Remove the avatar
-     * @description The file is deleted; `avatar_url` becomes null. Repeating it is harmless. Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description The file is deleted; `avatar_url` becomes null. Repeating it is harmless. Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     delete: operations['deleteAvatar'];
     options?: never;
@@ -500,12 +500,12 @@ export interface paths {
     };
     /**
      * Saved search filters
-     * @description Sections `stay`, `experience`, `service`, `map_view`. Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
+     * @description Sections `stay`, `experience`, `service`, `map_view`. Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     get: operations['getSearchFilters'];
     /**
      * Save search filters
-     * @description Sections absent from the body stay as they were; a section sent replaces the saved one; `null` clears it. A section over 8192 bytes of JSON is 400 `validation_error` naming it. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description Sections absent from the body stay as they were; a section sent replaces the saved one; `null` clears it. A section over 8192 bytes of JSON is 400 `validation_error` naming it. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     put: operations['putSearchFilters'];
     post?: never;
@@ -524,12 +524,12 @@ export interface paths {
     };
     /**
      * Email preferences
-     * @description Codes never touched show the registry defaults (marketing follows `notify_marketing`, the rest on). Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
+     * @description Codes never touched show the registry defaults (marketing follows `notify_marketing`, the rest on). Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     get: operations['getEmailPrefs'];
     /**
      * Change email preferences
-     * @description Sets the codes named in `prefs`; the others keep their values. An unknown code (own-action emails included: they cannot be turned off) is 400 `email_pref_unknown` and nothing changes. Errors: `validation_error` (400), `email_pref_unknown` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description Sets the codes named in `prefs`; the others keep their values. An unknown code (own-action emails included: they cannot be turned off) is 400 `email_pref_unknown` and nothing changes. Errors: `validation_error` (400), `email_pref_unknown` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     put: operations['putEmailPrefs'];
     post?: never;
@@ -548,12 +548,12 @@ export interface paths {
     };
     /**
      * Push preferences
-     * @description `enabled` is the master switch (also `notify_push` of the profile). Codes never touched show the registry defaults. Pushes arrive only on devices that granted permission (`POST /v1/devices`) and are signed in. Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
+     * @description `enabled` is the master switch (also `notify_push` of the profile). Codes never touched show the registry defaults. Pushes arrive only on devices that granted permission (`POST /v1/devices`) and are signed in. Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     get: operations['getPushPrefs'];
     /**
      * Change push preferences
-     * @description Sets the master switch when `enabled` is a boolean, and the codes named in `prefs`; everything else keeps its value. An unknown code is 400 `push_pref_unknown` and nothing changes. Errors: `validation_error` (400), `push_pref_unknown` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description Sets the master switch when `enabled` is a boolean, and the codes named in `prefs`; everything else keeps its value. An unknown code is 400 `push_pref_unknown` and nothing changes. Errors: `validation_error` (400), `push_pref_unknown` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     put: operations['putPushPrefs'];
     post?: never;
@@ -572,7 +572,7 @@ export interface paths {
     };
     /**
      * Saved listings
-     * @description Newest first, cursor-paged. Only listings published now, as search and `PUT` see them: a listing that is archived, back to draft or deleted leaves the list (no entry, no status), since there is nothing a guest can open or book; one archived and published again is back in its place, unless it was removed meanwhile. Errors: `validation_error` (400), `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description Newest first, cursor-paged. Only listings published now, as search and `PUT` see them: a listing that is archived, back to draft or deleted leaves the list (no entry, no status), since there is nothing a guest can open or book; one archived and published again is back in its place, unless it was removed meanwhile. Errors: `validation_error` (400), `unauthorized` (401), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     get: operations['listFavorites'];
     put?: never;
@@ -593,13 +593,13 @@ export interface paths {
     get?: never;
     /**
      * Save a listing
-     * @description Idempotent: saving it again changes nothing. A listing the catalog does not have, or does not publish (draft, archived), is 404. Search cards show it as `is_favorite`. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description Idempotent: saving it again changes nothing. A listing the catalog does not have, or does not publish (draft, archived), is 404. Search cards show it as `is_favorite`. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     put: operations['addFavorite'];
     post?: never;
     /**
      * Forget a saved listing
-     * @description Idempotent: 204 whether or not it was saved; also forgets one hidden from the list while its listing is not published. Errors: `validation_error` (400), `unauthorized` (401), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description Idempotent: 204 whether or not it was saved; also forgets one hidden from the list while its listing is not published. Errors: `validation_error` (400), `unauthorized` (401), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     delete: operations['removeFavorite'];
     options?: never;
@@ -616,7 +616,7 @@ export interface paths {
     };
     /**
      * Payments and refunds
-     * @description Newest first, cursor-paged (`limit` 1 to 100), filtered by `type`. Amounts are minor units with their currency; times are in the place's zone. `summary` totals this month's completed payments and refunds per currency. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
+     * @description Newest first, cursor-paged (`limit` 1 to 100), filtered by `type`. Amounts are minor units with their currency; times are in the place's zone. `summary` totals this month's completed payments and refunds per currency. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     get: operations['listTransactions'];
     put?: never;
@@ -636,7 +636,7 @@ export interface paths {
     };
     /**
      * One payment or refund
-     * @description Another person's operation is 404, like one that does not exist. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `not_found` (404), `rate_limited` (429), `account_restricted` (403).
+     * @description Another person's operation is 404, like one that does not exist. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `not_found` (404), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     get: operations['getTransaction'];
     put?: never;
@@ -658,7 +658,7 @@ export interface paths {
     put?: never;
     /**
      * One-time link to a private file
-     * @description The right to the file is checked first (only its owner; anyone else, and a file that does not exist, get the same 404). The ticket lives 60 seconds, opens this one file once, and only while the session it was issued to stays open. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `not_found` (404), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description The right to the file is checked first (only its owner; anyone else, and a file that does not exist, get the same 404). The ticket lives 60 seconds, opens this one file once, and only while the session it was issued to stays open. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `not_found` (404), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     post: operations['createMediaTicket'];
     delete?: never;
@@ -718,7 +718,7 @@ export interface paths {
     put?: never;
     /**
      * Register a device's push permission
-     * @description Creates or updates the device named by `device_id` for the signed-in account and binds it to the current session. Pushes that the preferences allow are delivered only to devices with `push_permission` true whose session is open. Sending the same body again changes nothing; `Idempotency-Key` is accepted. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description Creates or updates the device named by `device_id` for the signed-in account and binds it to the current session. Pushes that the preferences allow are delivered only to devices with `push_permission` true whose session is open. Sending the same body again changes nothing; `Idempotency-Key` is accepted. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     post: operations['registerDevice'];
     delete?: never;
@@ -738,7 +738,7 @@ export interface paths {
     put?: never;
     /**
      * Mark all notifications read
-     * @description Clears the `notifications` badge and answers the new counters; open sockets get `badges.updated`. Repeating it changes nothing. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description Clears the `notifications` badge and answers the new counters; open sockets get `badges.updated`. Repeating it changes nothing. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     post: operations['markNotificationsRead'];
     delete?: never;
@@ -758,7 +758,7 @@ export interface paths {
     put?: never;
     /**
      * Mark a conversation read
-     * @description Moves the guest's read marker to the newest message of the dialog, clearing its part of the `messages` badge, and answers the new counters; open sockets get `badges.updated`. A dialog the guest does not take part in is 404. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description Moves the guest's read marker to the newest message of the dialog, clearing its part of the `messages` badge, and answers the new counters; open sockets get `badges.updated`. A dialog the guest does not take part in is 404. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     post: operations['markDialogRead'];
     delete?: never;
@@ -778,7 +778,7 @@ export interface paths {
     put?: never;
     /**
      * Mark the assistant's messages seen
-     * @description Clears the `assistant` badge and answers the new counters; open sockets get `badges.updated`. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
+     * @description Clears the `assistant` badge and answers the new counters; open sockets get `badges.updated`. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403), `forbidden` (403).
      */
     post: operations['markAssistantRead'];
     delete?: never;
@@ -3053,6 +3053,8 @@ export interface operations {
         lang?: components['parameters']['Lang'];
       };
       header?: {
+        /** @description Web client only: `cookie` asks for a cookie session. The tokens are then set as HttpOnly, SameSite=Strict, `Path=/` cookies (`Secure` when the API is served over https) and the answer is 204 without a body. Every request signed in by the cookie sends this header too (the CSRF check). Apps and bots leave it out. */
+        'x-session'?: 'cookie';
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
         /**
@@ -3100,6 +3102,16 @@ export interface operations {
            */
           'application/json': components['schemas']['TokenPairResponse'];
         };
+      };
+      /** @description With `X-Session: cookie`: the session is in the HttpOnly cookies `guest_access` and `guest_refresh` (Set-Cookie); no token is in the body. */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Bad Request: `validation_error`. */
       400: {
@@ -3411,7 +3423,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `account_restricted`. */
+      /** @description Forbidden: `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3509,6 +3521,8 @@ export interface operations {
         lang?: components['parameters']['Lang'];
       };
       header?: {
+        /** @description Web client only: `cookie` asks for a cookie session. The tokens are then set as HttpOnly, SameSite=Strict, `Path=/` cookies (`Secure` when the API is served over https) and the answer is 204 without a body. Every request signed in by the cookie sends this header too (the CSRF check). Apps and bots leave it out. */
+        'x-session'?: 'cookie';
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
         /**
@@ -3552,6 +3566,16 @@ export interface operations {
            */
           'application/json': components['schemas']['TokenPairResponse'];
         };
+      };
+      /** @description With `X-Session: cookie`: the session is in the HttpOnly cookies `guest_access` and `guest_refresh` (Set-Cookie); no token is in the body. */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Bad Request: `validation_error`. */
       400: {
@@ -3687,6 +3711,8 @@ export interface operations {
         lang?: components['parameters']['Lang'];
       };
       header?: {
+        /** @description Web client only: `cookie` asks for a cookie session. The tokens are then set as HttpOnly, SameSite=Strict, `Path=/` cookies (`Secure` when the API is served over https) and the answer is 204 without a body. Every request signed in by the cookie sends this header too (the CSRF check). Apps and bots leave it out. */
+        'x-session'?: 'cookie';
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
       };
@@ -3724,6 +3750,16 @@ export interface operations {
            */
           'application/json': components['schemas']['TokenPairResponse'];
         };
+      };
+      /** @description With `X-Session: cookie`: the session is in the HttpOnly cookies `guest_access` and `guest_refresh` (Set-Cookie); no token is in the body. */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Bad Request: `validation_error`. */
       400: {
@@ -3902,7 +3938,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4050,6 +4086,18 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description Forbidden: `forbidden`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Payload Too Large: `payload_too_large`. */
       413: {
         headers: {
@@ -4164,6 +4212,18 @@ export interface operations {
       };
       /** @description Unauthorized: `unauthorized`. */
       401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Forbidden: `forbidden`. */
+      403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           RateLimit: components['headers']['RateLimit'];
@@ -4304,6 +4364,18 @@ export interface operations {
       };
       /** @description Unauthorized: `unauthorized`. */
       401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Forbidden: `forbidden`. */
+      403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           RateLimit: components['headers']['RateLimit'];
@@ -4712,7 +4784,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `account_restricted`. */
+      /** @description Forbidden: `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4862,7 +4934,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `captcha_required`, `account_restricted`. */
+      /** @description Forbidden: `captcha_required`, `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5171,6 +5243,18 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description Forbidden: `forbidden`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Too Many Requests: `rate_limited`. */
       429: {
         headers: {
@@ -5264,6 +5348,18 @@ export interface operations {
       };
       /** @description Unauthorized: `unauthorized`. */
       401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Forbidden: `forbidden`. */
+      403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           RateLimit: components['headers']['RateLimit'];
@@ -5435,7 +5531,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `account_restricted`. */
+      /** @description Forbidden: `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5586,7 +5682,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `account_restricted`. */
+      /** @description Forbidden: `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5735,7 +5831,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `account_restricted`. */
+      /** @description Forbidden: `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5855,7 +5951,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5983,7 +6079,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6121,7 +6217,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6267,7 +6363,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6443,7 +6539,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6595,7 +6691,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6772,7 +6868,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -6925,7 +7021,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7088,7 +7184,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `account_restricted`. */
+      /** @description Forbidden: `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7204,7 +7300,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `account_restricted`. */
+      /** @description Forbidden: `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7347,7 +7443,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `account_restricted`. */
+      /** @description Forbidden: `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7555,7 +7651,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7686,7 +7782,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7820,7 +7916,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
+      /** @description Forbidden: `email_not_confirmed`, `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -8229,7 +8325,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `account_restricted`. */
+      /** @description Forbidden: `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -8390,7 +8486,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `account_restricted`. */
+      /** @description Forbidden: `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -8530,7 +8626,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `account_restricted`. */
+      /** @description Forbidden: `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -8679,7 +8775,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Forbidden: `account_restricted`. */
+      /** @description Forbidden: `account_restricted`, `forbidden`. */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];

@@ -153,6 +153,10 @@ function finishOperation(path: string, method: string, op: Json): void {
   const declared = (op[ROUTE_FACTS.errors] as ErrorCode[] | undefined) ?? [];
   const conditional = op[ROUTE_FACTS.conditional] === true;
   const optionalBody = op[ROUTE_FACTS.optionalBody] === true;
+  // The cookie session's CSRF check answers 403 `forbidden` before a signed-in route runs (where
+  // sign-in is optional, a cookie that fails it is not used).
+  const security = op.security as Json[];
+  const byCookie = security.some((s) => 'cookie' in s) && !security.some((s) => Object.keys(s).length === 0);
   for (const fact of Object.values(ROUTE_FACTS)) delete op[fact];
 
   const params: Json[] = (op.parameters ?? []).filter(
@@ -186,6 +190,7 @@ function finishOperation(path: string, method: string, op: Json): void {
       ...(BODY_METHODS.has(method) ? WITH_BODY : []),
       ...(rateLimited ? (['rate_limited'] as const) : []),
       ...(restrictable ? (['account_restricted'] as const) : []),
+      ...(byCookie ? (['forbidden'] as const) : []),
       ...EVERY_OPERATION,
     ]),
   ];

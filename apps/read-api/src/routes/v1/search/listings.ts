@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { optionalAuth } from '@guest/auth';
+import { optionalAuth, optionalSecurity } from '@guest/auth';
 import { publicBaseUrl } from '@guest/http-kit';
 import { feedParams } from '../../../search/params.ts';
 import { FeedResponse } from '../../../search/schemas.ts';
@@ -82,7 +82,7 @@ export default async function listingsRoute(
           'when fewer listings than the server setting SEARCH_RELATED_BELOW (default 10) match `q` exactly, listings ' +
           'related to it follow every exact match, marked `related` (the region of the place named; other stays for ' +
           'a property type): `/v1/search/count` and the map count the exact matches only.',
-        security: [{}, { bearer: [] }],
+        security: optionalSecurity,
         querystring: feedParams(config),
         response: { 200: FeedResponse },
       },

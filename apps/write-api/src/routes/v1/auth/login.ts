@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { cookieSession } from '@guest/auth';
+import { CookieSessionAnswer, SessionModeHeaders } from '@guest/http-kit';
 import { LoginRequest, TokenPairResponse } from '../../../auth/schemas.ts';
 import { clientMeta } from '../../../auth/client-meta.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
@@ -8,6 +10,7 @@ export default async function login(app: FastifyInstance, { services }: WriteRou
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/login',
     {
+      ...cookieSession(),
       config: {
         errors: [
           'validation_error',
@@ -39,7 +42,8 @@ export default async function login(app: FastifyInstance, { services }: WriteRou
           'Issues a token pair for a new session. Wrong email or password is 401 `unauthorized` (the same answer and the same time ' +
           'for an unknown email). After repeated failures per address or per email a captcha is demanded.',
         body: LoginRequest,
-        response: { 200: TokenPairResponse },
+        headers: SessionModeHeaders,
+        response: { 200: TokenPairResponse, 204: CookieSessionAnswer },
       },
     },
     async (req, reply) => {

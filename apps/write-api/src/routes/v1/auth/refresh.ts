@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { cookieSession } from '@guest/auth';
+import { CookieSessionAnswer, SessionModeHeaders } from '@guest/http-kit';
 import { RefreshRequest, TokenPairResponse } from '../../../auth/schemas.ts';
 import { clientMeta } from '../../../auth/client-meta.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
@@ -8,6 +10,7 @@ export default async function refresh(app: FastifyInstance, { services }: WriteR
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/refresh',
     {
+      ...cookieSession({ refresh: true }),
       config: {
         errors: ['validation_error', 'unauthorized', 'forbidden', 'account_restricted', 'schema_invalid'],
         example: {
@@ -33,7 +36,8 @@ export default async function refresh(app: FastifyInstance, { services }: WriteR
           'a refused refresh (401, 403) extends nothing. ' +
           'Never asks for a captcha. An unknown, closed or expired refresh token is 401 `unauthorized`: sign in again.',
         body: RefreshRequest,
-        response: { 200: TokenPairResponse },
+        headers: SessionModeHeaders,
+        response: { 200: TokenPairResponse, 204: CookieSessionAnswer },
       },
     },
     async (req, reply) => {

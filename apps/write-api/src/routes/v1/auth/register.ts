@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { cookieSession } from '@guest/auth';
+import { CookieSessionAnswer, SessionModeHeaders } from '@guest/http-kit';
 import { RegisterRequest, TokenPairResponse } from '../../../auth/schemas.ts';
 import { clientMeta } from '../../../auth/client-meta.ts';
 import type { WriteRouteOptions } from '../../../services.ts';
@@ -8,6 +10,7 @@ export default async function register(app: FastifyInstance, { services }: Write
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/auth/register',
     {
+      ...cookieSession(),
       config: {
         errors: ['validation_error', 'forbidden', 'captcha_required', 'conflict', 'schema_invalid'],
         idempotent: true,
@@ -41,7 +44,8 @@ export default async function register(app: FastifyInstance, { services }: Write
           `whatever their outcome, demands a captcha. ` +
           '409 `conflict` (`details.reason` = `email_taken`) when the email is registered.',
         body: RegisterRequest,
-        response: { 201: TokenPairResponse },
+        headers: SessionModeHeaders,
+        response: { 201: TokenPairResponse, 204: CookieSessionAnswer },
       },
     },
     async (req, reply) => {
