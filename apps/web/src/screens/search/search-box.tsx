@@ -10,13 +10,16 @@ interface Props {
   kind: string;
   onSearch(q: string): void;
   onPlace(place: Schemas['PlaceSuggestion']): void;
+  /** A suggested listing was chosen: its page opens. */
+  onListing(id: number): void;
 }
 
 /**
  * The text search with suggestions while typing (`/v1/search/suggest`, places and listings, in
- * the interface language): a combobox; Enter searches the text, a chosen place also moves the map.
+ * the interface language): a combobox; Enter searches the text, a chosen place also moves the map,
+ * a chosen listing opens its page.
  */
-export function SearchBox({ value, kind, onSearch, onPlace }: Props) {
+export function SearchBox({ value, kind, onSearch, onPlace, onListing }: Props) {
   const t = useT();
   const [text, setText] = useState(value);
   const [items, setItems] = useState<Suggestion[]>([]);
@@ -64,7 +67,7 @@ export function SearchBox({ value, kind, onSearch, onPlace }: Props) {
       onPlace(s.place);
     } else {
       setText(s.listing.title);
-      onSearch(s.listing.title);
+      onListing(s.listing.id);
     }
   }
 
