@@ -254,8 +254,13 @@ function ShareButton() {
       type="button"
       class="share"
       onClick={() => {
+        // No clipboard outside a secure origin (plain http on an address): the address to copy by hand.
+        if (!('clipboard' in navigator)) {
+          window.prompt(t('listing.share'), window.location.href);
+          return;
+        }
         void navigator.clipboard
-          ?.writeText(window.location.href)
+          .writeText(window.location.href)
           .then(() => setCopied(true))
           .catch(() => setCopied(false));
       }}
