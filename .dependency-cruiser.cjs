@@ -86,7 +86,7 @@ module.exports = {
     preserveSymlinks: false,
     enhancedResolveOptions: {
       exportsFields: ['exports'],
-      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      conditionNames: ['guest-source', 'import', 'require', 'node', 'default', 'types'],
       extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
       mainFields: ['module', 'main', 'types'],
     },

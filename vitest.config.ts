@@ -24,7 +24,16 @@ const resilienceAsked = process.argv.some(
   (a, i, all) => a === '--project=resilience' || (a === '--project' && all[i + 1] === 'resilience'),
 );
 
+/**
+ * Workspace packages that are also built for outside users (clients/ts, `@guest/client`) export
+ * their TypeScript sources under the `guest-source` condition: tests run the sources, no build
+ * needed. The rest are vitest's own defaults (Vite's server conditions without `module`).
+ */
+const CONDITIONS = ['guest-source', 'node', 'development|production'];
+
 export default defineConfig({
+  resolve: { conditions: CONDITIONS },
+  ssr: { resolve: { conditions: CONDITIONS } },
   test: {
     pool: 'forks',
     // Two cores, shared with Postgres and OpenSearch: more workers only add contention.

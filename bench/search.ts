@@ -7,10 +7,10 @@ import type { SearchEngine } from '@guest/search-engine';
 import { loadDemoCatalog } from '@guest/indexer';
 import {
   calendarParams,
-  CountParams,
+  countParams,
   createReadServices,
   feedParams,
-  MapParams,
+  mapParams,
   PriceRangeParams,
   SuggestParams,
   upcomingParams,
@@ -111,6 +111,8 @@ async function measureAll(services: ReadServices, takeTimes: () => number[]): Pr
   const query = (path: string) => params(path.split('?')[1] ?? '');
 
   // What the index holds, and whether the service at BASE_URL reads the same index.
+  const CountParams = countParams(config);
+  const MapParams = mapParams(config);
   const indexed = (await services.search.count(CountParams.parse({}))).count;
   const occurrences = await rt.search.count(eventsIndex, { query: { match_all: {} } }).catch(() => 0);
   console.log(`index ${config.INDEX_PREFIX}: ${indexed} listings, ${occurrences} event occurrences`);

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 import { budget } from './budget.ts';
 import { precompress } from './precompress.ts';
 
@@ -13,6 +13,8 @@ const api = process.env.API_URL ?? 'http://127.0.0.1:8080';
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/',
+  // The SDK's TypeScript sources (its `guest-source` export), not the package it builds for outside users.
+  resolve: { conditions: ['guest-source', ...defaultClientConditions] },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: 'dist',

@@ -48,8 +48,8 @@ function searchFiltersModule(doc: Json): string {
   });
   return `${BANNER}import type { paths } from './schema.ts';
 
-/** The query of \`GET /v1/search/listings\`. */
-export type SearchQuery = NonNullable<paths['/v1/search/listings']['get']['parameters']['query']>;
+/** The query of \`GET /v1/search/listings\` but \`lang\` (the answer's language, which every operation takes). */
+export type SearchQuery = Omit<NonNullable<paths['/v1/search/listings']['get']['parameters']['query']>, 'lang'>;
 export type SearchFilterType = 'text' | 'int' | 'number' | 'bool' | 'list' | 'intlist' | 'date';
 export interface SearchFilterSpec {
   /** How the value is written: a list is repeated or comma-separated. */

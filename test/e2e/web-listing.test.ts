@@ -167,7 +167,7 @@ describe('the listing page', { timeout: 240_000 }, () => {
     }
   });
 
-  it('on a desktop: a map pin opens the listing; its address, shared, opens the same stay for anyone', async () => {
+  it("on a desktop: a map pin's card opens the listing; its address, shared, opens the same stay for anyone", async () => {
     const { context, page } = await open({ width: 1280, height: 800 }, false);
     try {
       const feed = await http(t.url, 'GET', '/v1/search/listings?limit=20&kind=stay');
@@ -176,6 +176,8 @@ describe('the listing page', { timeout: 240_000 }, () => {
       const pin = page.locator('.map .pin').first();
       await pin.waitFor({ timeout: 60_000 });
       await pin.click();
+      // The pin's small card over the map links to the listing's page.
+      await page.locator('.map-card a').first().click();
       await page.waitForURL((u) => u.pathname.startsWith('/listings/'));
       await page.locator('.listing-page h1').waitFor();
       await page.locator('.listing-map .map .pin').waitFor({ timeout: 60_000 });
@@ -188,7 +190,7 @@ describe('the listing page', { timeout: 240_000 }, () => {
           r.url().includes('/v1/listings/') && r.url().includes('guests=2') && r.url().includes(`date_to=${day(13)}`),
       );
       await page.locator('input[name="guests"]').fill('2');
-      await priced;
+      expect((await priced).status()).toBe(200);
       await page.locator('.stay-answer .stay-total').waitFor();
       const total = (await page.locator('.stay-answer .stay-total').innerText()).trim();
       await photoShown(page);

@@ -162,7 +162,8 @@ const SIGNED_OUT: Array<[string, string, string]> = [
   ['map', '/?lang=en&view=map', '.map .cluster, .map .pin'],
   ['filters', '/?lang=en&kind=stay&filters=open', '.filters input[name="bedrooms_min"]'],
   ['events', '/events?lang=en', '.calendar .day'],
-  ['event', '/events/SLUG?lang=en', '.event-page h1'],
+  // Measured once the venue map is drawn, with its buttons.
+  ['event', '/events/SLUG?lang=en', '.event-page .venue-map[data-ready="true"]'],
   ['sign-in', '/sign-in?lang=en', 'input[name="email"]'],
   ['sign-up', '/account/sign-up?lang=en', 'input[name="email"]'],
   ['not-found', '/no-such-page?lang=en', '.not-found h1'],
@@ -170,6 +171,7 @@ const SIGNED_OUT: Array<[string, string, string]> = [
 const SIGNED_IN: Array<[string, string, string]> = [
   ['account', '/account?lang=en', '.account h1'],
   ['profile', '/account/profile?lang=en', 'input[name="display_name"], form input'],
+  ['password', '/account/password?lang=en', 'input[name="new_password"]'],
   ['sessions', '/account/sessions?lang=en', '.account li, .account table'],
   ['preferences', '/account/preferences?lang=en', '.account input[type="checkbox"]'],
   ['favorites', '/account/favorites?lang=en', '.favorites li, .favorites .card'],

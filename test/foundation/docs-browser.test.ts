@@ -42,7 +42,12 @@ afterAll(async () => {
 it('renders the login request body with its fields over plain HTTP on a host name', async () => {
   const page = await browser.newPage();
   const failed: string[] = [];
+  const consoleErrors: string[] = [];
   page.on('requestfailed', (req) => failed.push(req.url()));
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
   const port = new URL(t.url).port;
   await page.goto(`http://${HOST}:${port}/docs`);
 
@@ -55,4 +60,5 @@ it('renders the login request body with its fields over plain HTTP on a host nam
   await expect.poll(async () => model.innerText(), { timeout: 15_000 }).toMatch(/^email/m);
   expect(await model.innerText()).toMatch(/^password/m);
   expect(failed).toEqual([]);
+  expect(consoleErrors).toEqual([]);
 });

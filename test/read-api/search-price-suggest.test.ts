@@ -52,6 +52,7 @@ describe('GET /v1/search/price-range', () => {
       min_minor: 30000,
       max_minor: 450000,
       histogram: expectedHistogram(Object.values(BASE)),
+      units: expect.any(Array),
     });
     expect(res.body.histogram).toHaveLength(24);
     expect(res.body.histogram.reduce((a: number, b: number) => a + b, 0)).toBe(15);
@@ -65,6 +66,15 @@ describe('GET /v1/search/price-range', () => {
       min_minor: 30000,
       max_minor: 60000,
       histogram: expectedHistogram([BASE.F1, BASE.F2, BASE.F3]),
+      units: [
+        {
+          price_unit: 'item',
+          count: 3,
+          min_minor: 30000,
+          max_minor: 60000,
+          histogram: expectedHistogram([BASE.F1, BASE.F2, BASE.F3]),
+        },
+      ],
     });
     expect((await search(t, 'price-range', { kind: 'all' })).body.max_minor).toBe(450000);
   });
@@ -73,7 +83,13 @@ describe('GET /v1/search/price-range', () => {
     const thb = await search(t, 'price-range');
     const usd = await search(t, 'price-range', { currency: 'USD' });
     // 300 THB · 0.0281 = 8.43 USD; 4500 THB · 0.0281 = 126.45 USD.
-    expect(usd.body).toEqual({ currency: 'USD', min_minor: 843, max_minor: 12645, histogram: thb.body.histogram });
+    expect(usd.body).toEqual({
+      currency: 'USD',
+      min_minor: 843,
+      max_minor: 12645,
+      histogram: thb.body.histogram,
+      units: expect.any(Array),
+    });
   });
 
   it('takes only kind and currency: other filters are refused by name; bad values too', async () => {
@@ -97,7 +113,7 @@ describe('GET /v1/search/price-range', () => {
     try {
       await loadCatalog(empty, 'catalog-empty.ndjson'); // one place, no listings
       const res = await search(empty, 'price-range', { currency: 'THB' });
-      expect(res.body).toEqual({ currency: 'THB', min_minor: null, max_minor: null, histogram: [] });
+      expect(res.body).toEqual({ currency: 'THB', min_minor: null, max_minor: null, histogram: [], units: [] });
     } finally {
       await empty.close();
     }
@@ -164,7 +180,7 @@ describe('GET /v1/search/suggest', () => {
   });
 
   it('nothing for gibberish; q is required, kind must be known', async () => {
-    expect((await search(t, 'suggest', { q: 'qqxzzv' })).body).toEqual({ places: [], listings: [] });
+    expect((await search(t, 'suggest', { q: 'qqxzzv' })).body).toEqual({ places: [], listings: [], categories: [] });
     expect(expectEnvelope(await search(t, 'suggest', {}), 400, 'validation_error').details.field).toBe('q');
     expect(expectEnvelope(await search(t, 'suggest', { q: '  ' }), 400, 'validation_error').details.field).toBe('q');
     // No word in it: absent, as on every search route; suggest requires q.

@@ -133,7 +133,16 @@ function unresolvedRefs(doc: any): string[] {
   return missing;
 }
 
-const SERVER_TYPES = ['hello', 'pong', 'auth.expiring', 'auth.renewed', 'error', 'session.closed', 'badges.updated'];
+const SERVER_TYPES = [
+  'hello',
+  'pong',
+  'auth.expiring',
+  'auth.renewed',
+  'error',
+  'session.closed',
+  'badges.updated',
+  'account.restricted',
+];
 const CLIENT_TYPES = ['ping', 'auth.renew'];
 
 describe('GET /v1/asyncapi.json: the socket protocol as AsyncAPI 3', () => {

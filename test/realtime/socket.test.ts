@@ -174,12 +174,12 @@ describe('/v1/ws (spec 5.12, DESIGN G5c, G6a)', () => {
       t.runtime.redis,
       t.config.REDIS_KEY_PREFIX,
       guest.accountId,
-      'notification.new',
-      { id: 7 },
+      'badges.updated',
+      { notifications: 7, messages: 0, assistant: 0 },
       t.runtime.clock.now(),
     );
-    const m = await s.next('notification.new');
-    expect(m.data).toEqual({ id: 7 });
+    const m = await s.next('badges.updated');
+    expect(m.data).toEqual({ notifications: 7, messages: 0, assistant: 0 });
     s.ws.close();
   });
 

@@ -256,12 +256,12 @@ export function formatReport(report: Report, opts: { details?: boolean; tags?: b
     lines.push('');
   }
   const head = ['group', 'queries', 'nDCG@10', 'P@10', 'events P', 'events R', 'empty', 'noise'];
-  lines.push(head.map((h, i) => h.padEnd(i === 0 ? 26 : 10)).join(''));
+  lines.push(head.map((h, i) => h.padEnd(i === 0 ? 30 : 10)).join(''));
   for (const [group, m] of Object.entries(report.groups)) {
     if (!opts.tags && group.includes('/tag:')) continue;
     lines.push(
       [
-        group.padEnd(26),
+        group.padEnd(30),
         `${m.queries}`.padEnd(10),
         fmt(m.ndcg10).padEnd(10),
         fmt(m.p10).padEnd(10),

@@ -128,8 +128,13 @@ describe('a script pays for every answer (issue 32 point 2)', () => {
       );
       // The drawing alone no longer decides: the solver gets most of them right...
       expect(rate).toBeGreaterThan(0.5);
-      // ...and each accepted answer still costs the script at least 2 CPU-seconds.
-      expect(expectedPerAccepted).toBeGreaterThanOrEqual(2);
+      // ...and each accepted answer still costs the script at least 11 million PBKDF2 iterations
+      // (half the counters of the level, each CAPTCHA_POW_COST iterations, over the success
+      // rate): about 2 CPU-seconds of one server core. The CPU-seconds are printed, not judged:
+      // they halve or double with the machine and its load (1.03 ms a counter in one run,
+      // 0.59 ms in another), the work does not.
+      const iterationsPerAccepted = (((maxCounter + 1) / 2) * t.config.CAPTCHA_POW_COST) / rate;
+      expect(iterationsPerAccepted).toBeGreaterThanOrEqual(11_000_000);
     },
   );
 

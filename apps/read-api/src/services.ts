@@ -23,7 +23,7 @@ import { createQueryUnderstanding } from './query-understanding/service.ts';
 
 // The schemas requests are parsed with before they reach a service: a bench or script that calls
 // a service directly parses its input exactly as the route does.
-export { CountParams, feedParams, MapParams, PriceRangeParams, SuggestParams } from './search/params.ts';
+export { countParams, feedParams, mapParams, PriceRangeParams, SuggestParams } from './search/params.ts';
 export { calendarParams, eventFeedParams, eventMapParams, upcomingParams } from './events/params.ts';
 
 /** What the read API's services are made of: the process's connections, its clock and cursor codec. */
@@ -91,6 +91,7 @@ export function createReadServices(deps: ReadServiceDeps): ReadServices {
     indices: [indices.listings, indices.places],
   });
   const amenities = createAmenitiesService({ db, cacheTtlS });
+  const categories = createCategoriesService({ db, engine, indices, cacheTtlS });
   const clusterTiles = createClusterTiles({
     ttlMs: config.SEARCH_CACHE_TTL_MS,
     maxTiles: config.SEARCH_CLUSTER_TILES_MAX,
@@ -107,11 +108,12 @@ export function createReadServices(deps: ReadServiceDeps): ReadServices {
       config,
       database,
       understanding,
+      categories,
     }),
     listings: createListingsService({ engine, indices, fx, amenities, i18n, clock, config, database }),
     events: createEventsService({ engine, index: indices.events, cursors, clock, config, understanding }),
     places: createPlacesService({ engine, indices, clock }),
-    categories: createCategoriesService({ db, engine, indices, cacheTtlS }),
+    categories,
     amenities,
     currencies,
     fx,

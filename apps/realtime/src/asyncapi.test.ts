@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Parser } from '@asyncapi/parser';
+import { PUBLISHED_TYPES } from '@guest/realtime-bus';
 import { asyncApiDocument } from './asyncapi.ts';
 import { CLIENT_MESSAGES, SERVER_MESSAGES } from './protocol.ts';
 
@@ -27,6 +28,10 @@ describe('the AsyncAPI document of /v1/ws', () => {
     expect(types.sort()).toEqual([...Object.keys(SERVER_MESSAGES), ...Object.keys(CLIENT_MESSAGES)].sort());
     expect(document!.allOperations().filterBySend().length).toBe(Object.keys(SERVER_MESSAGES).length);
     expect(document!.allOperations().filterByReceive().length).toBe(Object.keys(CLIENT_MESSAGES).length);
+  });
+
+  it('lists every message type other processes publish to the sockets', () => {
+    expect(Object.keys(SERVER_MESSAGES)).toEqual(expect.arrayContaining([...PUBLISHED_TYPES]));
   });
 
   it('holds no reference a client cannot open (design notes, sections of the specification)', () => {

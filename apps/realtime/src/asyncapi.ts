@@ -79,7 +79,9 @@ export function asyncApiDocument(
       title: 'Guest API socket (/v1/ws)',
       version: SOCKET_PROTOCOL_VERSION,
       description: [
-        'The realtime socket of the guest API: chat, notifications, badges and session changes for the signed-in account.',
+        "The realtime socket of the guest API: the signed-in account's unread counters (`badges.updated`), its sessions " +
+          "ending (`session.closed`) and restrictions (`account.restricted`), and the socket's own life (`hello`, " +
+          '`auth.expiring`, `auth.renewed`, `pong`, `error`). New message types are added without a version change.',
         '',
         '**Opening.** Apps connect to `/v1/ws?access_token=…` with the access token of register/login/refresh; ' +
           'the web connects with `/v1/ws?ticket=…` from `POST /v1/auth/ws-ticket` (one minute, single use). ' +

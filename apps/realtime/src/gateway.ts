@@ -13,6 +13,7 @@ import { renewer } from './renewal.ts';
 export { publishToAccount, accountChannel, type SocketMessage } from '@guest/realtime-bus';
 export { TransportListenError, TransportLoadError } from './transport.ts';
 export { asyncApiDocument, ASYNCAPI_PATH } from './asyncapi.ts';
+export { socketProtocolPage, SOCKET_DOCS_CSP, SOCKET_DOCS_PATH } from './protocol-page.ts';
 export type { SocketAuthenticator, SocketIdentity, SocketRefusal } from './sockets.ts';
 
 export interface Gateway {

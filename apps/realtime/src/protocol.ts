@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RESTRICTION_KINDS } from '@guest/auth';
 
 /**
  * The socket protocol of `/v1/ws` (DESIGN G6a), one zod schema per message. The gateway parses
@@ -11,7 +12,7 @@ import { z } from 'zod';
  */
 
 /** Changes whenever a message, payload or close code changes (the AsyncAPI document's version). */
-export const SOCKET_PROTOCOL_VERSION = '2026.11.23';
+export const SOCKET_PROTOCOL_VERSION = '2026.11.27';
 
 // Times are written by the server only (a client's `ts` is not read), so they are documented as
 // `date-time` without zod's long ISO pattern, which would only add noise to the document.
@@ -135,6 +136,24 @@ export const BadgesUpdatedMessage = message(
   description: 'The unread counters changed; same body as `GET /v1/me/badges`.',
 });
 
+export const AccountRestrictedMessage = message(
+  'account.restricted',
+  z.object({
+    kind: z.enum(RESTRICTION_KINDS).meta({
+      description:
+        'What the account may no longer do: `login` (every session is closed too: `session.closed` follows), ' +
+        '`booking`, `messaging`, `reviews`. The matching HTTP calls answer 403 `account_restricted`.',
+    }),
+    reason: z.string().nullable().meta({ description: 'Why, for humans; null when none was given.' }),
+    until: dateTime('When the restriction ends; null when it has no end.').nullable(),
+  }),
+).meta({
+  title: 'account.restricted',
+  description:
+    'The account was restricted. Every socket of the account hears it; a `login` restriction then closes every ' +
+    'session (`session.closed`, close code 4001).',
+});
+
 /** What the gateway sends. */
 export const SERVER_MESSAGES = {
   hello: HelloMessage,
@@ -144,6 +163,7 @@ export const SERVER_MESSAGES = {
   error: ErrorMessage,
   'session.closed': SessionClosedMessage,
   'badges.updated': BadgesUpdatedMessage,
+  'account.restricted': AccountRestrictedMessage,
 } as const;
 export type ServerMessageType = keyof typeof SERVER_MESSAGES;
 export type ServerData<T extends ServerMessageType> = z.infer<(typeof SERVER_MESSAGES)[T]>['data'];

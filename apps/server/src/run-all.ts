@@ -1,6 +1,13 @@
 import type { Config } from '@guest/config';
 import { addGauge, runHttpServer } from '@guest/http-kit';
-import { ASYNCAPI_PATH, asyncApiDocument, startGateway } from '@guest/realtime';
+import {
+  ASYNCAPI_PATH,
+  asyncApiDocument,
+  SOCKET_DOCS_CSP,
+  SOCKET_DOCS_PATH,
+  socketProtocolPage,
+  startGateway,
+} from '@guest/realtime';
 import { socketAuthenticator } from '@guest/realtime/socket-auth';
 import { allApps } from './app.ts';
 import { forwardWebSocketUpgrades } from './ws-proxy.ts';
@@ -30,6 +37,18 @@ export async function runAll(config?: Config, opts: { onClose?: () => Promise<vo
         ASYNCAPI_PATH,
         { schema: { hide: true } as never, config: { rateLimitExempt: true } },
         async () => socketProtocol,
+      );
+      // And as a page to read, linked from the API reference (`/docs`).
+      const socketPage = socketProtocolPage(socketProtocol, ASYNCAPI_PATH);
+      app.get(
+        SOCKET_DOCS_PATH,
+        { schema: { hide: true } as never, config: { rateLimitExempt: true } },
+        async (_req, reply) =>
+          reply
+            .type('text/html; charset=utf-8')
+            .header('content-security-policy', SOCKET_DOCS_CSP)
+            .header('referrer-policy', 'same-origin')
+            .send(socketPage),
       );
       app.addHook('preClose', async () => {
         endUpgraded();

@@ -1,7 +1,9 @@
 import type { Runtime } from '@guest/runtime';
-import type { RESTRICTION_KINDS, ACCOUNT_STATUSES } from '@guest/db/schema';
+import { RESTRICTION_KINDS, type ACCOUNT_STATUSES } from '@guest/db/schema';
 import { InvalidTokenError, verifyAccessToken } from './tokens.ts';
 
+/** What a restriction takes from an account (its table's enum). */
+export { RESTRICTION_KINDS };
 export type RestrictionKind = (typeof RESTRICTION_KINDS)[number];
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 

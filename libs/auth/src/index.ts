@@ -11,6 +11,7 @@ export {
   authenticate,
   sessionState,
   AuthError,
+  RESTRICTION_KINDS,
   type AuthContext,
   type AuthFailure,
   type RestrictionKind,

@@ -248,7 +248,13 @@ export const LISTING_ATTRIBUTES = {
     source: { table: 'listings', column: 'priceUnit' },
     value: value.oneOf(PRICE_UNITS),
     index: 'keyword',
-    filter: { param: 'price_unit', op: 'is', kinds: ['service'], description: 'What the price is for.' },
+    filter: {
+      param: 'price_unit',
+      op: 'is',
+      description:
+        'What the price is for (night, month, person …): only listings priced per this unit. A price filter ' +
+        '(`price_min`, `price_max`) compares prices of one unit, so it is sent with this.',
+    },
     facet: true,
   },
   vehicle_kind: {

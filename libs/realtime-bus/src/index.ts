@@ -12,6 +12,14 @@ export interface SocketMessage {
   ts: string;
 }
 
+/**
+ * The message types processes publish to accounts' sockets. The socket's AsyncAPI document
+ * (apps/realtime `protocol.ts`) describes each one, and a test there holds the two lists
+ * together: a publisher cannot send a type the document does not list.
+ */
+export const PUBLISHED_TYPES = ['session.closed', 'badges.updated', 'account.restricted'] as const;
+export type PublishedType = (typeof PUBLISHED_TYPES)[number];
+
 // ioredis' keyPrefix does not apply to pub/sub channels, so the prefix is added here: two
 // deployments (or two test runs) on one Redis never hear each other.
 export function accountChannel(prefix: string, accountId: string): string {
@@ -23,7 +31,7 @@ export async function publishToAccount(
   redis: Redis,
   prefix: string,
   accountId: string,
-  type: string,
+  type: PublishedType,
   data: unknown,
   now: Date,
 ): Promise<number> {

@@ -2,6 +2,7 @@ import { photoUrl, pickText, type ContentLanguage, type ListingDocument, type Te
 import type { LatLon } from '../geo/filters.ts';
 import type { ListingCardBody } from './schemas.ts';
 import { distanceM } from './sort.ts';
+import { cardTotal } from './totals.ts';
 
 /** Fields of `_source` a card needs: descriptions and search helpers stay in the engine. */
 export const CARD_SOURCE = [
@@ -31,7 +32,7 @@ export function nameIn(texts: Texts, lang: ContentLanguage): string {
  * A listing document as the card of DESIGN.md section 4: texts in the request language with the
  * translation marker, the first photo (`large` may be null; paths on the API's origin made
  * absolute with `base`), `is_favorite` only when `favorites`
- * is given (signed in), `distance_m` only with `near`.
+ * is given (signed in), `distance_m` only with `near`, `total` only with `nights` (dates searched).
  */
 export function toListingCard(
   doc: CardSource,
@@ -43,6 +44,8 @@ export function toListingCard(
     related?: boolean;
     /** The API's public base URL, before photo paths on its own origin (`photoUrl`). */
     base?: string | undefined;
+    /** Nights of the dates searched: the card gets the price of them all (`cardTotal`). */
+    nights?: number | undefined;
   },
 ): ListingCardBody {
   const title = pickText(doc.title, opts.lang, doc.original_lang);
@@ -66,6 +69,8 @@ export function toListingCard(
   if (opts.favorites) card.is_favorite = opts.favorites.has(doc.id);
   if (opts.near && doc.location) card.distance_m = Math.round(distanceM(opts.near, doc.location));
   if (opts.related) card.related = true;
+  const total = opts.nights ? cardTotal(doc, opts.nights) : null;
+  if (total) card.total = total;
   return card;
 }
 

@@ -135,25 +135,47 @@ export function filterRules(f: Partial<Filters> & { sort?: Sort }, ctx: z.Refine
 /** Query of `/v1/search/listings`: the shared filters, the sort and the page. */
 export function feedParams(config: Pick<Config, 'SEARCH_LIMIT_DEFAULT' | 'SEARCH_LIMIT_MAX'>) {
   return SearchFilters.extend({
-    sort: z.enum(SORTS).default('relevance').meta({
-      description:
-        '`relevance` (with `q`: best match; without: best rated), `price_asc`, `price_desc`, `rating`, `distance` (needs `near`), `new`.',
-    }),
+    sort: z.enum(SORTS).default('relevance').meta({ description: SORT_DESCRIPTION }),
     limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX),
     cursor: cursorParam,
   }).superRefine(filterRules);
 }
 
-/** Query of `/v1/search/map`: the shared filters and the zoom. */
-export const MapParams = SearchFilters.extend({
-  zoom: zoom.meta({ description: `Map zoom 0 to 22: up to ${CLUSTER_MAX_ZOOM} clusters, beyond that points.` }),
-}).superRefine(filterRules);
+const SORT_DESCRIPTION =
+  '`relevance` (with `q`: best match; without: best rated), `price_asc`, `price_desc`, `rating`, `distance` (needs `near`), `new`.';
 
 /**
- * Query of `/v1/search/count`: the shared filters. Extended (by nothing) so that it is a schema
- * of its own, not the named `SearchFilters`, whose parameters the document would list bare.
+ * The feed's own parameters on the routes that take the feed's query string (map, count): the
+ * same link works for all three, so they are declared (and checked alike: `sort=distance` still
+ * needs `near`) and change nothing there.
  */
-export const CountParams = SearchFilters.extend({}).superRefine(filterRules);
+function feedParity(config: Pick<Config, 'SEARCH_LIMIT_DEFAULT' | 'SEARCH_LIMIT_MAX'>) {
+  const parity =
+    'Accepted for parity with the feed (the same query string works for both); it does not change this answer.';
+  return {
+    sort: z
+      .enum(SORTS)
+      .optional()
+      .meta({ description: `The feed's order: ${SORT_DESCRIPTION} ${parity}` }),
+    limit: limitParam(config.SEARCH_LIMIT_DEFAULT, config.SEARCH_LIMIT_MAX)
+      .optional()
+      .meta({ description: `The feed's page size, 1 to ${config.SEARCH_LIMIT_MAX}. ${parity}` }),
+    cursor: cursorParam.meta({ description: `A cursor of the feed. ${parity}` }),
+  };
+}
+
+/** Query of `/v1/search/map`: the shared filters and the zoom. */
+export function mapParams(config: Pick<Config, 'SEARCH_LIMIT_DEFAULT' | 'SEARCH_LIMIT_MAX'>) {
+  return SearchFilters.extend({
+    zoom: zoom.meta({ description: `Map zoom 0 to 22: up to ${CLUSTER_MAX_ZOOM} clusters, beyond that points.` }),
+    ...feedParity(config),
+  }).superRefine(filterRules);
+}
+
+/** Query of `/v1/search/count`: the shared filters. */
+export function countParams(config: Pick<Config, 'SEARCH_LIMIT_DEFAULT' | 'SEARCH_LIMIT_MAX'>) {
+  return SearchFilters.extend(feedParity(config)).superRefine(filterRules);
+}
 
 /** `lang` is every route's language parameter; anything else is refused by name. */
 const PRICE_RANGE_ACCEPTED = new Set(['kind', 'currency', 'lang']);

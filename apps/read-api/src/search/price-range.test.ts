@@ -4,6 +4,8 @@ import {
   buildPriceStatsRequest,
   HISTOGRAM_SEGMENTS,
   parseHistogram,
+  parseUnitHistogram,
+  parseUnitStats,
   priceRangeBody,
   segmentBounds,
 } from './price-range.ts';
@@ -15,9 +17,10 @@ describe('price range', () => {
     expect((buildPriceStatsRequest('food') as any).query).toEqual({
       bool: { filter: [{ exists: { field: 'price_base_minor' } }, { term: { kind: 'food' } }] },
     });
+    const minMax = { min: { min: { field: 'price_base_minor' } }, max: { max: { field: 'price_base_minor' } } };
     expect((buildPriceStatsRequest(undefined) as any).aggs).toEqual({
-      min: { min: { field: 'price_base_minor' } },
-      max: { max: { field: 'price_base_minor' } },
+      ...minMax,
+      units: { terms: { field: 'price_unit', size: 7 }, aggs: minMax },
     });
   });
 
@@ -60,7 +63,41 @@ describe('price range', () => {
       min_minor: null,
       max_minor: null,
       histogram: [],
+      units: [],
     });
+  });
+
+  it('gives each price unit its own scale: nightly prices are not squeezed by monthly ones', () => {
+    const ranges = (
+      buildHistogramRequest('stay', 3_000_000, [
+        { unit: 'night', max: 576_000 },
+        { unit: 'month', max: 3_000_000 },
+      ]) as any
+    ).aggs;
+    expect(ranges.unit_night.filter).toEqual({ term: { price_unit: 'night' } });
+    expect(ranges.unit_night.aggs.segments.range.ranges[1]).toEqual({ key: '1', from: 1000, to: 4000 });
+    expect(ranges.unit_month.aggs.segments.range.ranges[1].to).toBe(segmentBounds(3_000_000)[2]);
+    const stats = parseUnitStats({
+      units: {
+        buckets: [
+          { key: 'night', doc_count: 5, min: { value: 100000 }, max: { value: 576000 } },
+          { key: 'month', doc_count: 2, min: { value: 1000000 }, max: { value: 3000000 } },
+        ],
+      },
+    });
+    const night = new Array<number>(24).fill(0);
+    night[23] = 5;
+    const body = priceRangeBody({ count: 7, minBase: 100000, maxBase: 3000000 }, null, 'USD', fx, {
+      stats,
+      histograms: new Map([['night', night]]),
+    });
+    expect(body.units).toEqual([
+      { price_unit: 'night', count: 5, min_minor: 2810, max_minor: 16186, histogram: night },
+      { price_unit: 'month', count: 2, min_minor: 28100, max_minor: 84300, histogram: [] },
+    ]);
+    expect(
+      parseUnitHistogram({ unit_night: { segments: { buckets: [{ key: '3', doc_count: 2 }] } } }, 'night')[3],
+    ).toBe(2);
   });
 
   it('puts every price in the first segment when all prices are zero', () => {

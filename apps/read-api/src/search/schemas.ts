@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { UnmatchedTerms } from '../query-understanding/schemas.ts';
 import { LANGUAGES, pageOf } from '@guest/http-kit';
-import { LISTING_FACETS, LISTING_KINDS, PLACE_LEVELS, type FacetParam } from '@guest/catalog';
+import { LISTING_FACETS, LISTING_KINDS, PLACE_LEVELS, PRICE_UNITS, type FacetParam } from '@guest/catalog';
 
 /** Response shapes of spec 4.7 (fields as DESIGN.md section 4; more are welcome). */
 
@@ -39,6 +39,20 @@ export const ListingCard = z
       .meta({ description: 'Translation marker: true when `title` is not in the language the host wrote in.' }),
     is_favorite: z.boolean().optional().meta({ description: 'Only for signed-in guests.' }),
     distance_m: z.number().int().optional().meta({ description: 'Metres from `near`, when `near` is given.' }),
+    total: z
+      .object({
+        nights: z.number().int().meta({ description: 'Nights from `date_from` to `date_to` (one without `date_to`).' }),
+        total_minor: z.number().int().meta({ description: 'The price of all of them, in `currency`.' }),
+        currency: z.string().meta({ description: 'The listing’s own currency (that of `price_minor`).' }),
+      })
+      .optional()
+      .meta({
+        id: 'CardTotal',
+        description:
+          'Feed only, with `date_from`: what the dates cost, for listings priced per night or day (each night) or ' +
+          'per month (a month is 30 nights); absent for prices that do not follow the dates (a person, an hour, a ' +
+          'trip, an item).',
+      }),
     related: z
       .literal(true)
       .optional()
@@ -91,15 +105,35 @@ export const MapResponse = z
   })
   .meta({ id: 'MapResponse' });
 
+const histogram = z.array(z.number().int()).meta({
+  description:
+    '24 segments on a quadratic scale from zero: segment i holds prices from max·(i/24)² to max·((i+1)/24)²; empty when there are no prices.',
+});
+
+export const PriceUnitRange = z
+  .object({
+    price_unit: z.enum(PRICE_UNITS).meta({ description: 'What the prices of this scale are for.' }),
+    count: z.number().int().meta({ description: 'Priced listings of the scope with this unit.' }),
+    min_minor: z.number().int().nullable(),
+    max_minor: z.number().int().nullable(),
+    histogram,
+  })
+  .meta({
+    id: 'PriceUnitRange',
+    description:
+      'The price range and histogram of the listings priced per one unit, on a scale of their own (a price per ' +
+      'night and a price per month are not comparable): a price filter set on it goes with `price_unit`.',
+  });
+
 export const PriceRangeResponse = z
   .object({
     currency: z.string().nullable(),
     min_minor: z.number().int().nullable(),
     max_minor: z.number().int().nullable(),
-    histogram: z.array(z.number().int()).meta({
-      description:
-        '24 segments on a quadratic scale from zero: segment i holds prices from max·(i/24)² to max·((i+1)/24)²; empty when there are no prices.',
-    }),
+    histogram,
+    units: z
+      .array(PriceUnitRange)
+      .meta({ description: 'The same for each price unit of the scope, most listings first.' }),
   })
   .meta({ id: 'PriceRangeResponse' });
 
@@ -146,6 +180,25 @@ export const ListingSuggestion = z
   })
   .meta({ id: 'ListingSuggestion' });
 
+export const CategorySuggestion = z
+  .object({
+    id: z.number().int().meta({ description: 'The category, as `category_id` takes it.' }),
+    code: z.string(),
+    kind: z.enum(LISTING_KINDS).meta({ description: 'The kind of listing the category is of (`kind`).' }),
+    name: z.string().meta({ description: 'In the request language, else English.' }),
+  })
+  .meta({ id: 'CategorySuggestion' });
+
 export const SuggestResponse = z
-  .object({ places: z.array(PlaceSuggestion), listings: z.array(ListingSuggestion) })
+  .object({
+    places: z.array(PlaceSuggestion),
+    listings: z.array(ListingSuggestion).meta({
+      description: 'Best first; listings a guest could not tell apart (the same title in the same place) once.',
+    }),
+    categories: z.array(CategorySuggestion).meta({
+      description:
+        'Categories a word of `q` names, in any language or through a synonym ("diving", "массаж"): a search ' +
+        'of `kind` and `category_id`.',
+    }),
+  })
   .meta({ id: 'SuggestResponse' });

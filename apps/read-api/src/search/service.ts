@@ -3,7 +3,9 @@ import type { Database } from '@guest/db';
 import { errors, type CursorCodec } from '@guest/http-kit';
 import {
   BASE_CURRENCY,
+  CATEGORY_KINDS,
   convertMinor,
+  LISTING_KINDS,
   pickText,
   type ContentLanguage,
   type FxTable,
@@ -35,8 +37,9 @@ import {
   type FeedCursor,
 } from './feed.ts';
 import { buildRelatedQuery, EXACT_MATCH } from './related.ts';
+import { nightsBetween } from './totals.ts';
 import type { z } from 'zod';
-import type { feedParams, Filters, MapParams, PriceRangeParams, SEARCH_KINDS, SuggestParams } from './params.ts';
+import type { feedParams, Filters, mapParams, PriceRangeParams, SEARCH_KINDS, SuggestParams } from './params.ts';
 import { buildFilterValuesRequest, parseFilterValues, type FilterValues } from './filter-values.ts';
 import {
   buildClusterRequest,
@@ -52,16 +55,22 @@ import {
   buildHistogramRequest,
   buildPriceStatsRequest,
   parseHistogram,
+  parseUnitHistogram,
+  parseUnitStats,
   priceRangeBody,
   type PriceRangeBody,
 } from './price-range.ts';
 import type { QueryContext } from './query.ts';
 import type { QueryUnderstanding } from '../query-understanding/service.ts';
+import type { CategoriesService } from '../categories/service.ts';
 import type { FeedResponse, MapResponse, SuggestResponse } from './schemas.ts';
 import {
   buildListingSuggestRequest,
   buildPlaceSuggestRequest,
   buildPlacesWithKindRequest,
+  categoryCodesOf,
+  foldSame,
+  LISTING_SUGGEST_OVERFETCH,
   orderSuggestedPlaces,
   type LISTING_SUGGEST_SOURCE,
   type PLACE_SUGGEST_SOURCE,
@@ -92,6 +101,8 @@ export interface SearchServiceDeps {
   database: Pick<Database, 'pool'>;
   /** What `q` asks for: the places it names, its other words (shared with the events service). */
   understanding: Pick<QueryUnderstanding, 'plan' | 'placesByPrefix'>;
+  /** The listing categories, named in a language (suggest names the ones `q` names). */
+  categories: Pick<CategoriesService, 'list'>;
 }
 
 /*
@@ -100,7 +111,7 @@ export interface SearchServiceDeps {
  */
 export type FeedRequest = z.output<ReturnType<typeof feedParams>>;
 export type FeedPage = z.output<typeof FeedResponse>;
-export type MapRequest = z.output<typeof MapParams>;
+export type MapRequest = z.output<ReturnType<typeof mapParams>>;
 export type MapBody = z.output<typeof MapResponse>;
 export type PriceRangeRequest = z.output<typeof PriceRangeParams>;
 export type SuggestRequest = z.output<typeof SuggestParams>;
@@ -208,6 +219,20 @@ export function createSearchService(deps: SearchServiceDeps) {
     return places.filter((p) => holding.has(p.id));
   }
 
+  /** The listing categories of `codes` (of `kind` only, when given), named in `lang`, in the order of `codes`. */
+  async function namedCategories(codes: string[], kind: ListingKind | undefined, lang: ContentLanguage) {
+    if (!codes.length) return [];
+    const kinds: readonly string[] = kind ? [kind] : LISTING_KINDS;
+    const lists = await Promise.all(
+      CATEGORY_KINDS.filter((k) => kinds.includes(k)).map((k) => deps.categories.list(k, { withCounts: false, lang })),
+    );
+    const byCode = new Map(lists.flat().map((c) => [c.code, c]));
+    return codes.flatMap((code) => {
+      const c = byCode.get(code);
+      return c ? [{ id: c.id, code: c.code, kind: c.kind as ListingKind, name: c.name }] : [];
+    });
+  }
+
   return {
     /**
      * One page of the feed, cursor-paged with `search_after`; `is_favorite` for a signed-in viewer.
@@ -257,6 +282,7 @@ export function createSearchService(deps: SearchServiceDeps) {
             favorites,
             base: viewer.base,
             related: !!related && !isExact(h),
+            nights: filters.date_from ? nightsBetween(filters.date_from, filters.date_to) : undefined,
           }),
         ),
         has_more: hasMore,
@@ -289,7 +315,7 @@ export function createSearchService(deps: SearchServiceDeps) {
       return { count: await cached.count(indices.listings, buildCountRequest(filters, ctx)) };
     },
 
-    /** Lowest and highest price of one kind (or all) and the histogram, in `currency`. */
+    /** Lowest and highest price of one kind (or all) and the histogram, in `currency`; the same per price unit. */
     async priceRange(req: PriceRangeRequest): Promise<PriceRangeBody> {
       const kind = req.kind === 'all' ? undefined : req.kind;
       const fx = await deps.fx.table();
@@ -303,12 +329,16 @@ export function createSearchService(deps: SearchServiceDeps) {
         minBase: (statsRes.aggregations?.min?.value as number | null) ?? null,
         maxBase: (statsRes.aggregations?.max?.value as number | null) ?? null,
       };
+      const unitStats = parseUnitStats(statsRes.aggregations);
       let histogram: number[] | null = null;
+      const histograms = new Map<string, number[]>();
       if (stats.count && stats.maxBase) {
-        const res = await cached.search(indices.listings, buildHistogramRequest(kind, stats.maxBase));
+        const scaled = unitStats.flatMap((u) => (u.unit && u.maxBase ? [{ unit: u.unit, max: u.maxBase }] : []));
+        const res = await cached.search(indices.listings, buildHistogramRequest(kind, stats.maxBase, scaled));
         histogram = parseHistogram(res.aggregations);
+        for (const u of scaled) histograms.set(u.unit, parseUnitHistogram(res.aggregations, u.unit));
       }
-      return priceRangeBody(stats, histogram, currency, fx);
+      return priceRangeBody(stats, histogram, currency, fx, { stats: unitStats, histograms });
     },
 
     /** The codes of the code-valued filters in the catalog (one kind, or all), with counts. */
@@ -317,42 +347,49 @@ export function createSearchService(deps: SearchServiceDeps) {
       return parseFilterValues(res.aggregations);
     },
 
-    /** Places and listings as the guest types; with a kind, only places that hold listings of it. */
+    /**
+     * Places, listings and categories as the guest types; with a kind, only places that hold
+     * listings of it and only its categories. Listings of the same title and place come once.
+     */
     async suggest(req: SuggestRequest, lang: ContentLanguage): Promise<SuggestBody> {
       const { q, kind } = req;
       const limit = config.SEARCH_SUGGEST_LIMIT;
       const wanted = kind ? PLACE_CANDIDATES_WITH_KIND : limit;
-      const byPrefix = (await deps.understanding.placesByPrefix(q)).slice(0, wanted);
-      const [placesRes, listingsRes] = await Promise.all([
+      const [byPrefixAll, plan] = await Promise.all([deps.understanding.placesByPrefix(q), deps.understanding.plan(q)]);
+      const byPrefix = byPrefixAll.slice(0, wanted);
+      const [placesRes, listingsRes, categories] = await Promise.all([
         cached.search<Pick<PlaceDocument, (typeof PLACE_SUGGEST_SOURCE)[number]>>(
           indices.places,
           buildPlaceSuggestRequest(q, wanted, byPrefix),
         ),
         cached.search<Pick<ListingDocument, (typeof LISTING_SUGGEST_SOURCE)[number]>>(
           indices.listings,
-          buildListingSuggestRequest(q, kind, limit),
+          buildListingSuggestRequest(q, kind, limit * LISTING_SUGGEST_OVERFETCH),
         ),
+        namedCategories(categoryCodesOf(plan), kind, lang),
       ]);
       const candidates = orderSuggestedPlaces(
         placesRes.hits.map((h) => h._source),
         byPrefix,
         wanted,
       );
-      const places = kind ? await holdingKind(candidates, kind) : candidates;
+      const places = (kind ? await holdingKind(candidates, kind) : candidates).map((p) => ({
+        id: p.id,
+        slug: p.slug,
+        name: nameIn(p.name, lang),
+        name_full: nameIn(p.name_full, lang) || null,
+        level: p.level as PlaceLevel,
+      }));
+      const listings = listingsRes.hits.map(({ _source: l }) => ({
+        id: l.id,
+        kind: l.kind,
+        title: pickText(l.title, lang, l.original_lang)?.text ?? '',
+        place_name: nameIn(l.place.name, lang),
+      }));
       return {
-        places: places.slice(0, limit).map((p) => ({
-          id: p.id,
-          slug: p.slug,
-          name: nameIn(p.name, lang),
-          name_full: nameIn(p.name_full, lang) || null,
-          level: p.level as PlaceLevel,
-        })),
-        listings: listingsRes.hits.map(({ _source: l }) => ({
-          id: l.id,
-          kind: l.kind,
-          title: pickText(l.title, lang, l.original_lang)?.text ?? '',
-          place_name: nameIn(l.place.name, lang),
-        })),
+        places: foldSame(places, (p) => `${p.name}\n${p.name_full ?? ''}`, limit),
+        listings: foldSame(listings, (l) => `${l.title}\n${l.place_name}`, limit),
+        categories: categories.slice(0, limit),
       };
     },
   };

@@ -3,6 +3,8 @@ import {
   buildListingSuggestRequest,
   buildPlaceSuggestRequest,
   buildPlacesWithKindRequest,
+  categoryCodesOf,
+  foldSame,
   orderSuggestedPlaces,
   suggestQuery,
 } from './suggest.ts';
@@ -96,5 +98,44 @@ describe('buildListingSuggestRequest', () => {
     expect(buildListingSuggestRequest('yoga', 'experience', 4).query).toEqual({
       bool: { must: [suggestQuery('yoga')], filter: [{ term: { kind: 'experience' } }] },
     });
+  });
+});
+
+describe('suggestions a guest cannot tell apart come once', () => {
+  it('keeps the first of each title and place, case and spaces aside, up to the limit', () => {
+    const listings = [
+      { id: 1, title: 'Scooter for rent in Karon', place: 'Karon' },
+      { id: 2, title: 'Scooter for rent in Kata', place: 'Kata' },
+      { id: 3, title: 'scooter  for rent in karon', place: 'Karon' },
+      { id: 4, title: 'Scooter for rent in Karon', place: 'Patong' },
+      { id: 5, title: 'Car rental in Karon', place: 'Karon' },
+    ];
+    const folded = foldSame(listings, (l) => `${l.title}\n${l.place}`, 3);
+    expect(folded.map((l) => l.id)).toEqual([1, 2, 4]);
+  });
+});
+
+describe('categoryCodesOf: the categories the words of q name', () => {
+  it('lists category codes in the order typed, once, leaving amenities and property types out', () => {
+    const word = (vocabulary: Array<{ field: 'category' | 'amenity' | 'property_type'; code: string }>) => ({
+      text: 'w',
+      alternatives: [],
+      vocabulary,
+      generic: false,
+      kinds: [],
+    });
+    const plan = {
+      words: [
+        word([{ field: 'category', code: 'diving' }]),
+        word([{ field: 'amenity', code: 'pool' }]),
+        word([
+          { field: 'category', code: 'massage' },
+          { field: 'category', code: 'diving' },
+        ]),
+        word([{ field: 'property_type', code: 'villa' }]),
+      ],
+    };
+    expect(categoryCodesOf(plan)).toEqual(['diving', 'massage']);
+    expect(categoryCodesOf(null)).toEqual([]);
   });
 });

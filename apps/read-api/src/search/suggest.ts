@@ -1,5 +1,6 @@
 import type { ListingKind } from '@guest/catalog';
 import type { Dsl } from '@guest/search-engine';
+import type { QueryPlan } from '../query-understanding/understand.ts';
 
 /**
  * Search-as-you-type over translated names (spec 4.7 suggest): every word but the last must be
@@ -78,4 +79,33 @@ export function buildListingSuggestRequest(q: string, kind: ListingKind | undefi
     query: { bool },
     sort: [{ _score: { order: 'desc' } }, { rating_count: { order: 'desc' } }, { id: { order: 'asc' } }],
   };
+}
+
+/**
+ * Suggestions a guest cannot tell apart are one: the first (best ranked) of each text `key`
+ * gives (a title with its place, case and spacing aside), at most `size`.
+ */
+export function foldSame<T>(items: T[], key: (item: T) => string, size: number): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (const item of items) {
+    const k = key(item).normalize('NFKC').toLocaleLowerCase('en').replace(/\s+/g, ' ').trim();
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(item);
+    if (out.length >= size) break;
+  }
+  return out;
+}
+
+/** Listing suggestions are asked for this many times the limit, so that folding still fills it. */
+export const LISTING_SUGGEST_OVERFETCH = 4;
+
+/** The category codes the words of `q` name (themselves or through a synonym), in the order typed, once each. */
+export function categoryCodesOf(plan: Pick<QueryPlan, 'words'> | null): string[] {
+  const codes: string[] = [];
+  for (const w of plan?.words ?? []) {
+    for (const hit of w.vocabulary) if (hit.field === 'category' && !codes.includes(hit.code)) codes.push(hit.code);
+  }
+  return codes;
 }

@@ -10,6 +10,7 @@ import { useMe } from './use-me.ts';
 /** The account area's start: who is signed in, whether the email is confirmed, and its screens. */
 export const ACCOUNT_LINKS: Array<{ path: string; label: string }> = [
   { path: '/account/profile', label: 'account.profile.title' },
+  { path: '/account/password', label: 'profile.change_password' },
   { path: '/account/sessions', label: 'profile.sessions' },
   { path: '/account/preferences', label: 'account.prefs.title' },
   { path: '/account/favorites', label: 'nav.favorites' },

@@ -4,7 +4,7 @@ import { currentLang, useT } from '../i18n.ts';
 import { hrefTo, type RouteProps } from '../router.ts';
 import { Heart } from '../ui/heart.tsx';
 import { Link } from '../ui/link.tsx';
-import { listingHref } from '../screens/listing/listing-href.ts';
+import { listingHref } from '../links.ts';
 import { ErrorNote, Loading } from '../ui/notice.tsx';
 
 type Favorite = Schemas['FavoriteItem'];

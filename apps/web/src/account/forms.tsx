@@ -57,6 +57,8 @@ export function Field(props: {
   id: string;
   label: string;
   error?: string | undefined;
+  /** Words for the error other than its reason's (a reason with a number in it). */
+  errorText?: string | undefined;
   hint?: string;
   /** A checkbox or radio: the control before its label, on one line. */
   inline?: boolean;
@@ -93,7 +95,7 @@ export function Field(props: {
       )}
       {props.error && (
         <p id={`${props.id}-error`} class="field-error">
-          {reason(props.error)}
+          {props.errorText ?? reason(props.error)}
         </p>
       )}
     </div>

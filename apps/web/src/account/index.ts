@@ -6,6 +6,7 @@ import { ConfirmEmail, DeleteConfirm, ResetPassword } from './email-links.tsx';
 import { FavoritesScreen } from './favorites.tsx';
 import { FileView } from './file-view.tsx';
 import { BadgesIndicator, SignUpLink } from './header.tsx';
+import { PasswordScreen } from './password.tsx';
 import { PreferencesScreen } from './preferences.tsx';
 import { ProfileScreen } from './profile.tsx';
 import { startRealtime } from './realtime.ts';
@@ -30,6 +31,12 @@ registerScreen({
   nav: { label: 'nav.profile', order: 50 },
 });
 registerScreen({ path: '/account/profile', component: ProfileScreen, title: 'account.profile.title', signedIn: true });
+registerScreen({
+  path: '/account/password',
+  component: PasswordScreen,
+  title: 'profile.change_password',
+  signedIn: true,
+});
 registerScreen({ path: '/account/sessions', component: SessionsScreen, title: 'profile.sessions', signedIn: true });
 registerScreen({
   path: '/account/preferences',

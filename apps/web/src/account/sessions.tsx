@@ -10,9 +10,16 @@ type Session = Schemas['SessionResponse'];
 const when = (iso: string) =>
   new Intl.DateTimeFormat(currentLang(), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
-/** The account's sessions (`GET /v1/me/sessions`): end one, or every one but this (`logout-all`). */
+/** The user-agent reader (bowser), loaded with this screen only: the other screens need none of it. */
+type Namer = typeof import('./device-name.ts').deviceName;
+
+/**
+ * The account's sessions (`GET /v1/me/sessions`), each named by its browser and system ("Chrome on
+ * Linux", the raw user agent in its tooltip): end one, or every one but this (`logout-all`).
+ */
 export function SessionsScreen(_: RouteProps) {
   const t = useT();
+  const [namer, setNamer] = useState<{ name: Namer } | null>(null);
   const [list, setList] = useState<Session[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -25,6 +32,10 @@ export function SessionsScreen(_: RouteProps) {
   }
   useEffect(() => {
     void reload();
+    import('./device-name.ts')
+      .then((m) => setNamer({ name: m.deviceName }))
+      // The reader did not load (connection lost): the rows still show, by their user agent.
+      .catch(() => setNamer({ name: (ua, tr) => ua || tr('account.sessions.unknown_device') }));
   }, []);
 
   async function endOthers() {
@@ -53,12 +64,14 @@ export function SessionsScreen(_: RouteProps) {
       <h1>{t('profile.sessions')}</h1>
       <ErrorNote code={error} />
       <Done text={done} />
-      {!list && !error && <Loading />}
-      {list && (
+      {(!list || !namer) && !error && <Loading />}
+      {list && namer && (
         <ul class="sessions">
           {list.map((s) => (
             <li key={s.id} class={s.current ? 'current' : undefined} data-session={s.id}>
-              <p class="device">{s.user_agent ?? t('account.sessions.unknown_device')}</p>
+              <p class="device" title={s.user_agent ?? undefined}>
+                {namer.name(s.user_agent, t)}
+              </p>
               <p class="hint">
                 {t('account.sessions.meta', { ip: s.ip, created: when(s.created_at), used: when(s.last_used_at) })}
               </p>

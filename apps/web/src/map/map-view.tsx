@@ -1,25 +1,33 @@
 import type { Map as MapLibreMap, Marker } from 'maplibre-gl';
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { appConfig } from '../config.ts';
-import { money } from '../format.ts';
+import { shownPrice } from '../format.ts';
 import { useLang, useT } from '../i18n.ts';
 import { bboxAround, type MapView as View } from '../screens/search/filters.ts';
 import type { Area, MapAnswer } from '../screens/search/use-search.ts';
+import { collapse, type Mark } from './collapse.ts';
 
 interface Props {
   /** Where the map should be (the URL's `map=`, else the server's start view). */
   view: View;
   data: MapAnswer | null;
+  /** The currency prices are shown in (the guest's choice; null: each listing's own). */
+  currency: string | null;
+  /** The listing whose pin stands out (its card is hovered or focused in the feed). */
+  highlight?: number | null;
   /** The visible area after each move (null when the map cannot be shown: no WebGL). */
   onMove(area: Area | null, view: View | null): void;
-  /** A point marker was chosen. */
-  onPick?(id: number): void;
+  /** Point markers were chosen: one pin, or the pins of one spot the map cannot pull apart. */
+  onPick?(ids: number[]): void;
   /**
    * Load MapLibre and draw the map (from the first time it is true). Before, the area the map
    * will show is reported from its box, so that the search does not wait for the map.
    */
   start: boolean;
+  /** Shown over the map (the small card of a chosen pin). */
+  children?: ComponentChildren;
 }
 
 const near = (a: View, b: View) =>
@@ -29,12 +37,18 @@ const near = (a: View, b: View) =>
  * The MapLibre map (loaded on demand, outside the page's own bundle). Clusters and points of
  * `/v1/search/map` are HTML markers (they need no fonts, so they show on the offline base map).
  */
-export function MapView({ view, data, onMove, onPick, start }: Props) {
+export function MapView({ view, data, currency, highlight = null, onMove, onPick, start, children }: Props) {
   const t = useT();
   const el = useRef<HTMLDivElement>(null);
   const mapRef = useRef<MapLibreMap | null>(null);
   const libRef = useRef<typeof import('maplibre-gl') | null>(null);
   const markers = useRef<Marker[]>([]);
+  /** Lays the markers of the current answer out again (after a zoom): set by the markers' effect. */
+  const relayout = useRef<() => void>(() => undefined);
+  /** The marker element that shows each listing (its pin, or the count marker it is collapsed into). */
+  const shownFor = useRef(new Map<number, HTMLElement>());
+  const pickRef = useRef(onPick);
+  pickRef.current = onPick;
   const firstRender = useRef(false);
   const [failed, setFailed] = useState(false);
   const [offline, setOffline] = useState(false);
@@ -115,6 +129,7 @@ export function MapView({ view, data, onMove, onPick, start }: Props) {
         moveRef.current(reported, { zoom, lat: c.lat, lon: c.lng });
       };
       map.on('moveend', report);
+      map.on('zoomend', () => relayout.current());
       map.once('load', () => {
         performance.mark('map-loaded');
         report();
@@ -155,40 +170,126 @@ export function MapView({ view, data, onMove, onPick, start }: Props) {
     const map = mapRef.current;
     const lib = libRef.current;
     if (!map || !lib) return;
-    for (const m of markers.current) m.remove();
-    markers.current = [];
+    const clear = () => {
+      for (const m of markers.current) m.remove();
+      markers.current = [];
+      shownFor.current.clear();
+    };
+    clear();
+    relayout.current = () => undefined;
     if (!data) return;
-    for (const c of data.clusters) {
+    type Entry =
+      | { type: 'cluster'; lon: number; lat: number; count: number; bbox: number[]; el: HTMLElement; ids: [] }
+      | { type: 'pin'; lon: number; lat: number; count: 1; bbox: number[]; el: HTMLElement; ids: [number] };
+    const zoomTo = (bbox: number[], ids: number[], lon: number, lat: number) => {
+      const [w, s, e, n] = bbox as [number, number, number, number];
+      const atMost = map.getMaxZoom();
+      // Objects of one spot (or the deepest zoom reached): the map cannot pull them apart, the small card lists them.
+      if (ids.length && (map.getZoom() >= atMost - 0.5 || (w === e && s === n))) pickRef.current?.(ids);
+      else if (w !== e || s !== n) map.fitBounds([w, s, e, n], { padding: 60, maxZoom: atMost });
+      else map.easeTo({ center: [lon, lat], zoom: map.getZoom() + 2 });
+    };
+    const countMarker = (count: number, onClick: () => void) => {
       const b = document.createElement('button');
       b.type = 'button';
       b.className = 'cluster';
-      b.textContent = String(c.count);
-      b.setAttribute('aria-label', t('web.map.cluster', { count: c.count }));
-      const size = Math.min(56, 26 + Math.log10(c.count + 1) * 10);
-      b.style.width = b.style.height = `${size}px`;
-      b.addEventListener('click', () => {
-        const [w, s, e, n] = c.bbox as [number, number, number, number];
-        if (c.bbox?.length === 4 && (w !== e || s !== n)) map.fitBounds([w, s, e, n], { padding: 40, maxZoom: 16 });
-        else map.easeTo({ center: [c.lon, c.lat], zoom: map.getZoom() + 2 });
-      });
-      markers.current.push(new lib.Marker({ element: b }).setLngLat([c.lon, c.lat]).addTo(map));
+      b.textContent = String(count);
+      b.setAttribute('aria-label', t('web.map.cluster', { count }));
+      b.style.width = b.style.height = `${clusterSize(count)}px`;
+      b.addEventListener('click', onClick);
+      return b;
+    };
+    const entries: Entry[] = [];
+    for (const c of data.clusters) {
+      const bbox = c.bbox?.length === 4 ? c.bbox : [c.lon, c.lat, c.lon, c.lat];
+      const el = countMarker(c.count, () => zoomTo(bbox, [], c.lon, c.lat));
+      entries.push({ type: 'cluster', lon: c.lon, lat: c.lat, count: c.count, bbox, el, ids: [] });
     }
     for (const p of data.points) {
       const b = document.createElement('button');
       b.type = 'button';
       b.className = `pin kind-${p.kind}`;
       b.dataset.id = String(p.id);
-      b.textContent = money(p.price_minor, p.currency);
+      const price = shownPrice(p.price_minor, p.currency, currency);
+      b.textContent = price.text;
+      if (price.approximate) b.title = t('booking.price_approximate');
       b.setAttribute('aria-label', `${t(`kind.${p.kind}`)}: ${b.textContent}`);
-      b.addEventListener('click', () => onPick?.(p.id));
-      markers.current.push(new lib.Marker({ element: b }).setLngLat([p.lon, p.lat]).addTo(map));
+      b.addEventListener('click', () => pickRef.current?.([p.id]));
+      entries.push({
+        type: 'pin',
+        lon: p.lon,
+        lat: p.lat,
+        count: 1,
+        bbox: [p.lon, p.lat, p.lon, p.lat],
+        el: b,
+        ids: [p.id],
+      });
     }
+    // Each pin's size as drawn (its price's width), measured once in the map's own styles.
+    const sizes = new Map<HTMLElement, { w: number; h: number }>();
+    const box = el.current;
+    if (box) {
+      const pins = entries.filter((e) => e.type === 'pin').map((e) => e.el);
+      const holder = document.createElement('div');
+      holder.style.cssText = 'position:absolute;visibility:hidden;left:0;top:0';
+      holder.append(...pins);
+      box.append(holder);
+      for (const p of pins) sizes.set(p, { w: p.offsetWidth, h: p.offsetHeight });
+      holder.remove();
+    }
+    // Markers that would overlap are collapsed into a count marker, laid out again at each zoom.
+    const layout = () => {
+      clear();
+      const marks: Array<Mark<Entry>> = entries.map((e) => {
+        const at = map.project([e.lon, e.lat]);
+        const size = sizes.get(e.el) ?? { w: clusterSize(e.count), h: clusterSize(e.count) };
+        return { item: e, x: at.x, y: at.y, w: size.w, h: size.h, count: e.count };
+      });
+      for (const g of collapse(marks, clusterSize)) {
+        const ids = g.items.flatMap((e) => e.ids);
+        let element: HTMLElement;
+        let at: [number, number];
+        if (g.items.length === 1) {
+          const only = g.items[0]!;
+          element = only.el;
+          at = [only.lon, only.lat];
+        } else {
+          const bbox = [
+            Math.min(...g.items.map((e) => e.bbox[0]!)),
+            Math.min(...g.items.map((e) => e.bbox[1]!)),
+            Math.max(...g.items.map((e) => e.bbox[2]!)),
+            Math.max(...g.items.map((e) => e.bbox[3]!)),
+          ];
+          const centre = map.unproject([g.x, g.y]);
+          at = [centre.lng, centre.lat];
+          element = countMarker(g.count, () => zoomTo(bbox, ids, at[0], at[1]));
+          element.dataset.ids = ids.join(',');
+        }
+        for (const id of ids) shownFor.current.set(id, element);
+        markers.current.push(new lib.Marker({ element }).setLngLat(at).addTo(map));
+      }
+      el.current?.setAttribute('data-markers', String(markers.current.length));
+      markHighlight();
+    };
+    relayout.current = layout;
+    layout();
     if (!firstRender.current) {
       firstRender.current = true;
       performance.mark('map-first-markers');
       performance.measure('map-first-render', undefined, 'map-first-markers');
     }
-  }, [data, ready]);
+    return clear;
+  }, [data, ready, currency]);
+
+  // The pin of the card the guest is on stands out (or the count marker it is collapsed into).
+  const highlightRef = useRef(highlight);
+  highlightRef.current = highlight;
+  function markHighlight() {
+    for (const e of el.current?.querySelectorAll('.active') ?? []) e.classList.remove('active');
+    const id = highlightRef.current;
+    if (id !== null) shownFor.current.get(id)?.classList.add('active');
+  }
+  useEffect(markHighlight, [highlight]);
 
   // The offline map's place names and the map's own words, in the interface language: drawn
   // again when it changes (the markers follow their data, asked again in the new language).
@@ -228,8 +329,14 @@ export function MapView({ view, data, onMove, onPick, start }: Props) {
           {t('web.map.more', { count: Math.max(0, data.total - data.points.length) })}
         </p>
       )}
+      {children}
     </div>
   );
+}
+
+/** The diameter of a count marker: larger for more objects, within reason. */
+function clusterSize(count: number): number {
+  return Math.min(56, 26 + Math.log10(count + 1) * 10);
 }
 
 /** Names of the catalog's places on the offline map, by level: regions from afar, districts close up. */

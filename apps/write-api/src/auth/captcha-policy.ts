@@ -15,7 +15,7 @@ type CaptchaDeps = Pick<WriteDeps, 'redis' | 'config'>;
 /** What a body that can carry a captcha answer holds (`captchaFields` in schemas.ts). */
 export interface CaptchaPair {
   captcha_id: string;
-  captcha_answer: string | number;
+  captcha_answer: string;
   captcha_nonce: string;
 }
 

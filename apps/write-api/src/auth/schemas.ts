@@ -8,12 +8,14 @@ const captchaFields = {
     .max(100)
     .default('')
     .meta({ description: 'From `POST /v1/auth/captcha`; empty unless demanded.' }),
+  // A string, as the specification types it: one type for every client and generator.
   captcha_answer: z
-    .union([z.string().regex(/^([0-9]{1,5})?$/, 'decimal digits only'), z.number().int().min(0).max(99_999)])
+    .string()
+    .regex(/^([0-9]{1,5})?$/, 'decimal digits only')
     .default('')
     .meta({
       description:
-        "The piece's x offset in pixels: a JSON integer or a string of decimal digits only (no sign, space, exponent or hex); empty unless demanded.",
+        "The piece's x offset in pixels, in decimal digits only (no sign, space, exponent or hex); empty unless demanded.",
     }),
   captcha_nonce: z
     .string()

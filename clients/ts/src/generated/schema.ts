@@ -10,7 +10,7 @@ export interface paths {
     };
     /**
      * Service health with a real check of each dependency
-     * @description Exercises each dependency (database, cache, search engine, file storage) with a real request: 200 when all answer, 503 when any does not, `checks` saying which. Not rate-limited, for monitors.
+     * @description Exercises each dependency (database, cache, search engine, file storage) with a real request: 200 when all answer, 503 when any does not, `checks` saying which. Not rate-limited, for monitors. Errors: `validation_error` (400).
      */
     get: operations['getHealth'];
     put?: never;
@@ -30,7 +30,7 @@ export interface paths {
     };
     /**
      * The process answers (no dependency is checked)
-     * @description Liveness probe: 200 while the process can answer at all; restart it when this fails.
+     * @description Liveness probe: 200 while the process can answer at all; restart it when this fails. Errors: `validation_error` (400).
      */
     get: operations['getLiveness'];
     put?: never;
@@ -50,7 +50,7 @@ export interface paths {
     };
     /**
      * Ready to serve: every dependency answers and the database has every migration
-     * @description Readiness probe: 200 when Postgres, Redis, the search engine and storage answer and no migration is pending; 503 naming each check that failed, so a load balancer sends no traffic here meanwhile.
+     * @description Readiness probe: 200 when Postgres, Redis, the search engine and storage answer and no migration is pending; 503 naming each check that failed, so a load balancer sends no traffic here meanwhile. Errors: `validation_error` (400).
      */
     get: operations['getReadiness'];
     put?: never;
@@ -94,7 +94,7 @@ export interface paths {
      * Get a slider-puzzle captcha with its proof of work
      * @description Answer it with `captcha_id`, `captcha_answer` and `captcha_nonce` in the body of login, registration, password-reset request or deletion request when one of them answered 403 `captcha_required`. Name the request's `email` in the body (the deletion request is signed in: send this with the same token instead).
      *
-     *     Proof of work (`pow`, ALTCHA PoW v2): find the counter n, from 0 up, such that PBKDF2-HMAC-SHA-256 with password `nonce` bytes followed by n as a big-endian uint32, salt `salt`, `cost` iterations and `key_length` bytes starts with `key_prefix`; send n in decimal digits as `captcha_nonce`. The counter is below `max_counter`, which doubles with each `level`: 1 when a captcha is first demanded, one more for each further failure of the email or of the address (about 2 CPU-seconds of a server core on average at level 1; a browser solves with WebCrypto in Web Workers while the person slides the piece). The challenge answers once, within `expires_in` seconds, only from the address and the session that fetched it and for its email; a level below the one asked by the time it is answered is refused (`too_easy`: fetch a new one). Errors: `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     *     Proof of work (`pow`, ALTCHA PoW v2): find the counter n, from 0 up, such that PBKDF2-HMAC-SHA-256 with password `nonce` bytes followed by n as a big-endian uint32, salt `salt`, `cost` iterations and `key_length` bytes starts with `key_prefix`; send n in decimal digits as `captcha_nonce`. The counter is below `max_counter`, which doubles with each `level`: 1 when a captcha is first demanded, one more for each further failure of the email or of the address (about 2 CPU-seconds of a server core on average at level 1; a browser solves with WebCrypto in Web Workers while the person slides the piece). The challenge answers once, within `expires_in` seconds, only from the address and the session that fetched it and for its email; a level below the one asked by the time it is answered is refused (`too_easy`: fetch a new one). Errors: `unauthorized` (401), `schema_invalid` (422), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['createCaptcha'];
     delete?: never;
@@ -114,7 +114,7 @@ export interface paths {
     put?: never;
     /**
      * Create an account and sign in
-     * @description Opens a session and mails an email-confirmation link. Accepts `Idempotency-Key`. `accept_terms` must be true and the password must follow the rules (10–128 characters, not common, not the email): otherwise 400 `validation_error` with `details.field` and `details.reason`. A burst of attempts from one address, whatever their outcome, demands a captcha. 409 `conflict` (`details.reason` = `email_taken`) when the email is registered. Errors: `validation_error` (400), `forbidden` (403), `captcha_required` (403), `conflict` (409), `schema_invalid` (422), `rate_limited` (429).
+     * @description Opens a session and mails an email-confirmation link. Accepts `Idempotency-Key`. `accept_terms` must be true and the password must follow the rules (10–128 characters, not common, not the email): otherwise 400 `validation_error` with `details.field` and `details.reason`. A burst of attempts from one address, whatever their outcome, demands a captcha. 409 `conflict` (`details.reason` = `email_taken`) when the email is registered. Errors: `validation_error` (400), `forbidden` (403), `captcha_required` (403), `conflict` (409), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['register'];
     delete?: never;
@@ -134,7 +134,7 @@ export interface paths {
     put?: never;
     /**
      * Confirm the email address with the emailed token
-     * @description The token is the `token` query parameter of the link in the confirmation mail; it works once. An invalid, expired or used token is 400 `validation_error` on `token`. Errors: `validation_error` (400), `schema_invalid` (422), `rate_limited` (429).
+     * @description The token is the `token` query parameter of the link in the confirmation mail; it works once. An invalid, expired or used token is 400 `validation_error` on `token`. Errors: `validation_error` (400), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['confirmEmail'];
     delete?: never;
@@ -154,7 +154,7 @@ export interface paths {
     put?: never;
     /**
      * Send the email-confirmation link again
-     * @description At most 3 per hour per account; earlier links stop working. Answers 200 with a message when the email is already confirmed. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description At most 3 per hour per account; earlier links stop working. Answers 200 with a message when the email is already confirmed. Errors: `unauthorized` (401), `validation_error` (400), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['resendConfirmation'];
     delete?: never;
@@ -174,7 +174,7 @@ export interface paths {
     put?: never;
     /**
      * Sign in with email and password
-     * @description Issues a token pair for a new session. Wrong email or password is 401 `unauthorized` (the same answer and the same time for an unknown email). After repeated failures per address or per email a captcha is demanded. Errors: `validation_error` (400), `unauthorized` (401), `forbidden` (403), `account_restricted` (403), `captcha_required` (403), `schema_invalid` (422), `rate_limited` (429).
+     * @description Issues a token pair for a new session. Wrong email or password is 401 `unauthorized` (the same answer and the same time for an unknown email). After repeated failures per address or per email a captcha is demanded. Errors: `validation_error` (400), `unauthorized` (401), `forbidden` (403), `account_restricted` (403), `captcha_required` (403), `schema_invalid` (422), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['login'];
     delete?: never;
@@ -194,7 +194,7 @@ export interface paths {
     put?: never;
     /**
      * Exchange the refresh token for fresh access tokens
-     * @description Returns new access tokens and the same refresh token, and extends the session (30 days idle, 180 days at most); a refused refresh (401, 403) extends nothing. Never asks for a captcha. An unknown, closed or expired refresh token is 401 `unauthorized`: sign in again. Errors: `validation_error` (400), `unauthorized` (401), `forbidden` (403), `account_restricted` (403), `schema_invalid` (422), `rate_limited` (429).
+     * @description Returns new access tokens and the same refresh token, and extends the session (30 days idle, 180 days at most); a refused refresh (401, 403) extends nothing. Never asks for a captcha. An unknown, closed or expired refresh token is 401 `unauthorized`: sign in again. Errors: `validation_error` (400), `unauthorized` (401), `forbidden` (403), `account_restricted` (403), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['refreshTokens'];
     delete?: never;
@@ -214,7 +214,7 @@ export interface paths {
     put?: never;
     /**
      * One-time ticket for the socket (web client)
-     * @description Valid 60 seconds, single use, opens nothing but `/v1/ws?ticket=…`. Needs a confirmed email. Errors: `unauthorized` (401), `email_not_confirmed` (403), `account_restricted` (403), `rate_limited` (429).
+     * @description Valid 60 seconds, single use, opens nothing but `/v1/ws?ticket=…`. Needs a confirmed email. Errors: `unauthorized` (401), `email_not_confirmed` (403), `account_restricted` (403), `validation_error` (400), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['createWsTicket'];
     delete?: never;
@@ -234,7 +234,7 @@ export interface paths {
     put?: never;
     /**
      * End the current session
-     * @description At once: its access tokens answer 401 from the next call on, and its refresh token stops working. Errors: `unauthorized` (401), `rate_limited` (429).
+     * @description At once: its access tokens answer 401 from the next call on, and its refresh token stops working. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['logout'];
     delete?: never;
@@ -254,7 +254,7 @@ export interface paths {
     put?: never;
     /**
      * End every other session
-     * @description All sessions of the account except the current one end at once. Errors: `unauthorized` (401), `rate_limited` (429).
+     * @description All sessions of the account except the current one end at once. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['logoutAll'];
     delete?: never;
@@ -272,7 +272,7 @@ export interface paths {
     };
     /**
      * Open sessions of the account
-     * @description Same list as `GET /v1/me/sessions`; `current` marks the caller's. Errors: `unauthorized` (401), `rate_limited` (429).
+     * @description Same list as `GET /v1/me/sessions`; `current` marks the caller's. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listAuthSessions'];
     put?: never;
@@ -294,7 +294,7 @@ export interface paths {
     put?: never;
     /**
      * Mail a password-reset link
-     * @description 202 with an empty body whether or not the email has an account. At most 3 mails per hour go to one address; further requests are still answered 202 and send nothing. The mail is prepared after the answer, so known and unknown emails take the same time. A burst of requests from one network address demands a captcha. Errors: `validation_error` (400), `captcha_required` (403), `schema_invalid` (422), `rate_limited` (429).
+     * @description 202 with an empty body whether or not the email has an account. At most 3 mails per hour go to one address; further requests are still answered 202 and send nothing. The mail is prepared after the answer, so known and unknown emails take the same time. A burst of requests from one network address demands a captcha. Errors: `validation_error` (400), `captcha_required` (403), `schema_invalid` (422), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['requestPasswordReset'];
     delete?: never;
@@ -314,7 +314,7 @@ export interface paths {
     put?: never;
     /**
      * Set a new password with the emailed token
-     * @description Ends every session of the account and confirms the email (the link proved it). A weak password is 400 `validation_error` on `password` and leaves the token usable; an invalid, expired or used token is 400 on `token`. Errors: `validation_error` (400), `schema_invalid` (422), `rate_limited` (429).
+     * @description Ends every session of the account and confirms the email (the link proved it). A weak password is 400 `validation_error` on `password` and leaves the token usable; an invalid, expired or used token is 400 on `token`. Errors: `validation_error` (400), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['confirmPasswordReset'];
     delete?: never;
@@ -334,7 +334,7 @@ export interface paths {
     put?: never;
     /**
      * Change the password from inside the account
-     * @description Keeps the current session and ends all others. A wrong `current_password` is 400 `validation_error` on `current_password`; a weak new one on `new_password`. At most 10 attempts per hour. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Keeps the current session and ends all others. A wrong `current_password` is 400 `validation_error` on `current_password`; a weak new one on `new_password`. At most 10 attempts per hour. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['changePassword'];
     delete?: never;
@@ -354,7 +354,7 @@ export interface paths {
     put?: never;
     /**
      * Ask to delete the account; confirmed by email
-     * @description Mails a single-use link that confirms the deletion (`POST /v1/auth/delete-confirm`). The body is optional (none, `null`, or a DeleteRequest); an empty captcha pair passes until the client looks like a robot (repeated requests, or failed logins from its address). Errors: `validation_error` (400), `unauthorized` (401), `captcha_required` (403), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Mails a single-use link that confirms the deletion (`POST /v1/auth/delete-confirm`). The body is optional (none, `null`, or a DeleteRequest); an empty captcha pair passes until the client looks like a robot (repeated requests, or failed logins from its address). Errors: `validation_error` (400), `unauthorized` (401), `captcha_required` (403), `schema_invalid` (422), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['requestAccountDeletion'];
     delete?: never;
@@ -374,7 +374,7 @@ export interface paths {
     put?: never;
     /**
      * Delete the account with the emailed token
-     * @description Ends every session, marks the account `deleted` and erases its personal data (email, names, password, profile, avatar, devices, favorites, notifications, assistant history, addresses and devices of its sessions, its mail). The account id stays, detached from the person, for the records the law keeps (payments). A later sign-in with the old email fails. An invalid, expired or used token is 400 on `token`. Errors: `validation_error` (400), `schema_invalid` (422), `rate_limited` (429).
+     * @description Ends every session, marks the account `deleted` and erases its personal data (email, names, password, profile, avatar, devices, favorites, notifications, assistant history, addresses and devices of its sessions, its mail). The account id stays, detached from the person, for the records the law keeps (payments). A later sign-in with the old email fails. An invalid, expired or used token is 400 on `token`. Errors: `validation_error` (400), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     post: operations['confirmAccountDeletion'];
     delete?: never;
@@ -392,7 +392,7 @@ export interface paths {
     };
     /**
      * Open sessions of the account
-     * @description Same list as `GET /v1/auth/sessions`. Errors: `unauthorized` (401), `rate_limited` (429).
+     * @description Same list as `GET /v1/auth/sessions`. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listSessions'];
     put?: never;
@@ -415,7 +415,7 @@ export interface paths {
     post?: never;
     /**
      * End one session of the account
-     * @description Ends it at once. A session of someone else, an unknown or an already closed one is 404 `not_found`. Ending the caller's own current session signs it out like logout. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `rate_limited` (429).
+     * @description Ends it at once. A session of someone else, an unknown or an already closed one is 404 `not_found`. Ending the caller's own current session signs it out like logout. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429).
      */
     delete: operations['closeSession'];
     options?: never;
@@ -432,7 +432,7 @@ export interface paths {
     };
     /**
      * The profile of the signed-in guest
-     * @description All 27 fields, with the account's active restrictions. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description All 27 fields, with the account's active restrictions. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getProfile'];
     put?: never;
@@ -442,7 +442,7 @@ export interface paths {
     head?: never;
     /**
      * Change some fields of the profile
-     * @description Only the fields present in the body change; a text field sent as `null` or `""` is cleared. Each value is checked: dates, ISO 3166-1 country codes, a supported language, a known currency, a phone in E.164. Broken rules are 400 `validation_error` naming every such field in `details.fields` at once. Unknown and read-only fields (`email`, `status`, a misspelt name) are 422 `schema_invalid` naming them in `details.fields`, and nothing changes. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Only the fields present in the body change; a text field sent as `null` or `""` is cleared. Each value is checked: dates, ISO 3166-1 country codes, a supported language, a known currency, a phone in E.164. Broken rules are 400 `validation_error` naming every such field in `details.fields` at once. Unknown and read-only fields (`email`, `status`, a misspelt name) are 422 `schema_invalid` naming them in `details.fields`, and nothing changes. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     patch: operations['updateProfile'];
     trace?: never;
@@ -456,7 +456,7 @@ export interface paths {
     };
     /**
      * Unread counters
-     * @description Unread notifications, unread messages across all conversations, unseen assistant messages. Cleared by `POST /v1/notifications/read`, `POST /v1/chats/dialogs/{id}/read` and `POST /v1/assistant/read`; every change is also sent to open sockets as `badges.updated`. The web client may cache this reply for one minute. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description Unread notifications, unread messages across all conversations, unseen assistant messages. Cleared by `POST /v1/notifications/read`, `POST /v1/chats/dialogs/{id}/read` and `POST /v1/assistant/read`; every change is also sent to open sockets as `badges.updated`. The web client may cache this reply for one minute. Errors: `unauthorized` (401), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getBadges'];
     put?: never;
@@ -477,13 +477,13 @@ export interface paths {
     get?: never;
     /**
      * Upload a new avatar
-     * @description multipart/form-data with one part `file`: a JPEG, PNG, HEIC or WebP image, recognised by its bytes (the part's Content-Type is a hint only: `application/octet-stream` is fine). At most `max_upload_mb` (10 MB) and 40 megapixels. The image is re-encoded as JPEG (longest side at most 1024 px) with every piece of metadata removed (EXIF with GPS, XMP, IPTC, ICC). Refusals are 400 `validation_error` on `file` with `details.reason`: `not_multipart`, `missing`, `empty`, `too_large`, `unsupported_type`, `too_many_pixels`, `corrupt`. `avatar_url` is a new public, immutable URL on every upload (`GET /v1/media/avatars/{file}`); the previous one answers 404. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
+     * @description multipart/form-data with one part `file`: a JPEG, PNG, HEIC or WebP image, recognised by its bytes (the part's Content-Type is a hint only: `application/octet-stream` is fine). At most `max_upload_mb` (10 MB) and 40 megapixels. The image is re-encoded as JPEG (longest side at most 1024 px) with every piece of metadata removed (EXIF with GPS, XMP, IPTC, ICC). Refusals are 400 `validation_error` on `file` with `details.reason`: `not_multipart`, `missing`, `empty`, `too_large`, `unsupported_type`, `too_many_pixels`, `corrupt`. `avatar_url` is a new public, immutable URL on every upload (`GET /v1/media/avatars/{file}`); the previous one answers 404. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['uploadAvatar'];
     post?: never;
     /**
      * Remove the avatar
-     * @description The file is deleted; `avatar_url` becomes null. Repeating it is harmless. Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
+     * @description The file is deleted; `avatar_url` becomes null. Repeating it is harmless. Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     delete: operations['deleteAvatar'];
     options?: never;
@@ -500,12 +500,12 @@ export interface paths {
     };
     /**
      * Saved search filters
-     * @description Sections `stay`, `experience`, `service`, `map_view`. Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
+     * @description Sections `stay`, `experience`, `service`, `map_view`. Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getSearchFilters'];
     /**
      * Save search filters
-     * @description Sections absent from the body stay as they were; a section sent replaces the saved one; `null` clears it. A section over 8192 bytes of JSON is 400 `validation_error` naming it. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Sections absent from the body stay as they were; a section sent replaces the saved one; `null` clears it. A section over 8192 bytes of JSON is 400 `validation_error` naming it. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['putSearchFilters'];
     post?: never;
@@ -524,12 +524,12 @@ export interface paths {
     };
     /**
      * Email preferences
-     * @description Codes never touched show the registry defaults (marketing follows `notify_marketing`, the rest on). Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
+     * @description Codes never touched show the registry defaults (marketing follows `notify_marketing`, the rest on). Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getEmailPrefs'];
     /**
      * Change email preferences
-     * @description Sets the codes named in `prefs`; the others keep their values. An unknown code (own-action emails included: they cannot be turned off) is 400 `email_pref_unknown` and nothing changes. Errors: `validation_error` (400), `email_pref_unknown` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Sets the codes named in `prefs`; the others keep their values. An unknown code (own-action emails included: they cannot be turned off) is 400 `email_pref_unknown` and nothing changes. Errors: `validation_error` (400), `email_pref_unknown` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['putEmailPrefs'];
     post?: never;
@@ -548,12 +548,12 @@ export interface paths {
     };
     /**
      * Push preferences
-     * @description `enabled` is the master switch (also `notify_push` of the profile). Codes never touched show the registry defaults. Pushes arrive only on devices that granted permission (`POST /v1/devices`) and are signed in. Errors: `unauthorized` (401), `email_not_confirmed` (403), `rate_limited` (429), `account_restricted` (403).
+     * @description `enabled` is the master switch (also `notify_push` of the profile). Codes never touched show the registry defaults. Pushes arrive only on devices that granted permission (`POST /v1/devices`) and are signed in. Errors: `unauthorized` (401), `email_not_confirmed` (403), `validation_error` (400), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['getPushPrefs'];
     /**
      * Change push preferences
-     * @description Sets the master switch when `enabled` is a boolean, and the codes named in `prefs`; everything else keeps its value. An unknown code is 400 `push_pref_unknown` and nothing changes. Errors: `validation_error` (400), `push_pref_unknown` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Sets the master switch when `enabled` is a boolean, and the codes named in `prefs`; everything else keeps its value. An unknown code is 400 `push_pref_unknown` and nothing changes. Errors: `validation_error` (400), `push_pref_unknown` (400), `unauthorized` (401), `email_not_confirmed` (403), `schema_invalid` (422), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['putPushPrefs'];
     post?: never;
@@ -593,13 +593,13 @@ export interface paths {
     get?: never;
     /**
      * Save a listing
-     * @description Idempotent: saving it again changes nothing. A listing the catalog does not have, or does not publish (draft, archived), is 404. Search cards show it as `is_favorite`. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `rate_limited` (429), `account_restricted` (403).
+     * @description Idempotent: saving it again changes nothing. A listing the catalog does not have, or does not publish (draft, archived), is 404. Search cards show it as `is_favorite`. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     put: operations['addFavorite'];
     post?: never;
     /**
      * Forget a saved listing
-     * @description Idempotent: 204 whether or not it was saved; also forgets one hidden from the list while its listing is not published. Errors: `validation_error` (400), `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description Idempotent: 204 whether or not it was saved; also forgets one hidden from the list while its listing is not published. Errors: `validation_error` (400), `unauthorized` (401), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     delete: operations['removeFavorite'];
     options?: never;
@@ -658,7 +658,7 @@ export interface paths {
     put?: never;
     /**
      * One-time link to a private file
-     * @description The right to the file is checked first (only its owner; anyone else, and a file that does not exist, get the same 404). The ticket lives 60 seconds, opens this one file once, and only while the session it was issued to stays open. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `not_found` (404), `rate_limited` (429), `account_restricted` (403).
+     * @description The right to the file is checked first (only its owner; anyone else, and a file that does not exist, get the same 404). The ticket lives 60 seconds, opens this one file once, and only while the session it was issued to stays open. Errors: `validation_error` (400), `unauthorized` (401), `email_not_confirmed` (403), `not_found` (404), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['createMediaTicket'];
     delete?: never;
@@ -696,7 +696,7 @@ export interface paths {
     };
     /**
      * An avatar, for an image element
-     * @description Public: no token and no ticket, so `avatar_url` works in an image element for whoever has it. The name is unguessable (random) and content-addressed, and the bytes behind it never change (`Cache-Control: public, max-age=31536000, immutable`): a new upload has a new URL, and a replaced or removed avatar is 404 from then on. Other private files keep the ticket flow (`POST /v1/media/{media_id}/ticket`). Errors: `not_found` (404), `rate_limited` (429).
+     * @description Public: no token and no ticket, so `avatar_url` works in an image element for whoever has it. The name is unguessable (random) and content-addressed, and the bytes behind it never change (`Cache-Control: public, max-age=31536000, immutable`): a new upload has a new URL, and a replaced or removed avatar is 404 from then on. Other private files keep the ticket flow (`POST /v1/media/{media_id}/ticket`). Errors: `not_found` (404), `validation_error` (400), `rate_limited` (429).
      */
     get: operations['getAvatar'];
     put?: never;
@@ -718,7 +718,7 @@ export interface paths {
     put?: never;
     /**
      * Register a device's push permission
-     * @description Creates or updates the device named by `device_id` for the signed-in account and binds it to the current session. Pushes that the preferences allow are delivered only to devices with `push_permission` true whose session is open. Sending the same body again changes nothing; `Idempotency-Key` is accepted. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `rate_limited` (429), `account_restricted` (403).
+     * @description Creates or updates the device named by `device_id` for the signed-in account and binds it to the current session. Pushes that the preferences allow are delivered only to devices with `push_permission` true whose session is open. Sending the same body again changes nothing; `Idempotency-Key` is accepted. Errors: `validation_error` (400), `unauthorized` (401), `schema_invalid` (422), `conflict` (409), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['registerDevice'];
     delete?: never;
@@ -738,7 +738,7 @@ export interface paths {
     put?: never;
     /**
      * Mark all notifications read
-     * @description Clears the `notifications` badge and answers the new counters; open sockets get `badges.updated`. Repeating it changes nothing. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description Clears the `notifications` badge and answers the new counters; open sockets get `badges.updated`. Repeating it changes nothing. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['markNotificationsRead'];
     delete?: never;
@@ -758,7 +758,7 @@ export interface paths {
     put?: never;
     /**
      * Mark a conversation read
-     * @description Moves the guest's read marker to the newest message of the dialog, clearing its part of the `messages` badge, and answers the new counters; open sockets get `badges.updated`. A dialog the guest does not take part in is 404. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `rate_limited` (429), `account_restricted` (403).
+     * @description Moves the guest's read marker to the newest message of the dialog, clearing its part of the `messages` badge, and answers the new counters; open sockets get `badges.updated`. A dialog the guest does not take part in is 404. Errors: `validation_error` (400), `unauthorized` (401), `not_found` (404), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['markDialogRead'];
     delete?: never;
@@ -778,7 +778,7 @@ export interface paths {
     put?: never;
     /**
      * Mark the assistant's messages seen
-     * @description Clears the `assistant` badge and answers the new counters; open sockets get `badges.updated`. Errors: `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description Clears the `assistant` badge and answers the new counters; open sockets get `badges.updated`. Errors: `unauthorized` (401), `validation_error` (400), `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429), `account_restricted` (403).
      */
     post: operations['markAssistantRead'];
     delete?: never;
@@ -816,7 +816,7 @@ export interface paths {
     };
     /**
      * Interface languages
-     * @description Every interface language, each named in its own language, with no flags. Errors: `rate_limited` (429).
+     * @description Every interface language, each named in its own language, with no flags. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listLanguages'];
     put?: never;
@@ -836,7 +836,7 @@ export interface paths {
     };
     /**
      * Map resources through the API (style, TileJSON, tiles, fonts, sprites, relief)
-     * @description Passes one resource of the map provider through: the body is streamed unchanged with its caching headers, and `If-None-Match` / `If-Modified-Since` are forwarded, so 304 comes back as the provider sends it. Cache tiles exactly as on the direct route. This is the fallback when the provider is unreachable from the client. Only the path shapes listed for `path` are served; any other path, and any path with `..`, `//`, backslashes or encoded slashes, is 404 without contacting the provider. The query string is ignored. Map resources count against their own per-address rate limit. Every answer has `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`; the Content-Type is the one of the resource kind (see the 200 answer), and a provider's HTML, XML or script is refused with 502.  — 404 also when the provider has no such resource, 502 when it fails or cannot be reached, 504 when it does not answer in time. Errors: `not_found` (404), `bad_gateway` (502), `gateway_timeout` (504).
+     * @description Passes one resource of the map provider through: the body is streamed unchanged with its caching headers, and `If-None-Match` / `If-Modified-Since` are forwarded, so 304 comes back as the provider sends it. Cache tiles exactly as on the direct route. This is the fallback when the provider is unreachable from the client. Only the path shapes listed for `path` are served; any other path, and any path with `..`, `//`, backslashes or encoded slashes, is 404 without contacting the provider. The query string is ignored. Map resources count against their own per-address rate limit. Every answer has `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`; the Content-Type is the one of the resource kind (see the 200 answer), and a provider's HTML, XML or script is refused with 502.  — 404 also when the provider has no such resource, 502 when it fails or cannot be reached, 504 when it does not answer in time. Errors: `not_found` (404), `bad_gateway` (502), `gateway_timeout` (504), `validation_error` (400).
      */
     get: operations['getMapResource'];
     put?: never;
@@ -1136,7 +1136,7 @@ export interface paths {
     };
     /**
      * Price range and histogram for the price slider
-     * @description Only `kind` and `currency`; other filters are deliberately not accepted. `histogram` has 24 segments on a quadratic scale from zero (a handle at p means `max_minor · p²`), empty when there are no prices. Errors: `validation_error` (400), `rate_limited` (429).
+     * @description Only `kind` and `currency`; other filters are deliberately not accepted. `histogram` has 24 segments on a quadratic scale from zero (a handle at p means `max_minor · p²`), empty when there are no prices. `units` gives the same for each price unit on its own scale: a price per night and a price per month are not compared, so a price filter is set on one unit and sent with `price_unit`. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['getPriceRange'];
     put?: never;
@@ -1176,7 +1176,7 @@ export interface paths {
     };
     /**
      * Suggestions of places and listings as the guest types
-     * @description For a search box: places matched by their translated names and listings matched by their titles, texts in the request language. Public; a short list per call, meant to be asked on each keystroke. Errors: `validation_error` (400), `rate_limited` (429).
+     * @description For a search box: places matched by their translated names, listings matched by their titles (the same title in the same place once) and the categories its words name, texts in the request language. Public; a short list per call, meant to be asked on each keystroke. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['suggest'];
     put?: never;
@@ -1260,7 +1260,7 @@ export interface paths {
     };
     /**
      * Currencies
-     * @description Every currency of the catalog, by code, named in the request language. Errors: `rate_limited` (429).
+     * @description Every currency of the catalog, by code, named in the request language. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['listCurrencies'];
     put?: never;
@@ -1280,7 +1280,7 @@ export interface paths {
     };
     /**
      * Exchange rates (approximate)
-     * @description The latest exchange rates against the base currency. Rates come from a central bank and are a hint only: payment is in the listing’s currency and the bank converts at its own rate, so clients must mark a conversion as approximate. Before any rates are loaded, `rates` is empty and `date` is null. Errors: `rate_limited` (429).
+     * @description The latest exchange rates against the base currency. Rates come from a central bank and are a hint only: payment is in the listing’s currency and the bank converts at its own rate, so clients must mark a conversion as approximate. Before any rates are loaded, `rates` is empty and `date` is null. Errors: `validation_error` (400), `rate_limited` (429).
      */
     get: operations['getFxRates'];
     put?: never;
@@ -1451,10 +1451,10 @@ export interface components {
        */
       captcha_id?: string;
       /**
-       * @description The piece's x offset in pixels: a JSON integer or a string of decimal digits only (no sign, space, exponent or hex); empty unless demanded.
+       * @description The piece's x offset in pixels, in decimal digits only (no sign, space, exponent or hex); empty unless demanded.
        * @default
        */
-      captcha_answer?: string | number;
+      captcha_answer?: string;
       /**
        * @description The captcha's proof-of-work nonce (see `POST /v1/auth/captcha`); empty unless demanded.
        * @default
@@ -1481,10 +1481,10 @@ export interface components {
        */
       captcha_id?: string;
       /**
-       * @description The piece's x offset in pixels: a JSON integer or a string of decimal digits only (no sign, space, exponent or hex); empty unless demanded.
+       * @description The piece's x offset in pixels, in decimal digits only (no sign, space, exponent or hex); empty unless demanded.
        * @default
        */
-      captcha_answer?: string | number;
+      captcha_answer?: string;
       /**
        * @description The captcha's proof-of-work nonce (see `POST /v1/auth/captcha`); empty unless demanded.
        * @default
@@ -1511,10 +1511,10 @@ export interface components {
        */
       captcha_id?: string;
       /**
-       * @description The piece's x offset in pixels: a JSON integer or a string of decimal digits only (no sign, space, exponent or hex); empty unless demanded.
+       * @description The piece's x offset in pixels, in decimal digits only (no sign, space, exponent or hex); empty unless demanded.
        * @default
        */
-      captcha_answer?: string | number;
+      captcha_answer?: string;
       /**
        * @description The captcha's proof-of-work nonce (see `POST /v1/auth/captcha`); empty unless demanded.
        * @default
@@ -1544,10 +1544,10 @@ export interface components {
        */
       captcha_id?: string;
       /**
-       * @description The piece's x offset in pixels: a JSON integer or a string of decimal digits only (no sign, space, exponent or hex); empty unless demanded.
+       * @description The piece's x offset in pixels, in decimal digits only (no sign, space, exponent or hex); empty unless demanded.
        * @default
        */
-      captcha_answer?: string | number;
+      captcha_answer?: string;
       /**
        * @description The captcha's proof-of-work nonce (see `POST /v1/auth/captcha`); empty unless demanded.
        * @default
@@ -2211,6 +2211,15 @@ export interface components {
       slug: string;
       name: string;
     };
+    /** @description Feed only, with `date_from`: what the dates cost, for listings priced per night or day (each night) or per month (a month is 30 nights); absent for prices that do not follow the dates (a person, an hour, a trip, an item). */
+    CardTotal: {
+      /** @description Nights from `date_from` to `date_to` (one without `date_to`). */
+      nights: number;
+      /** @description The price of all of them, in `currency`. */
+      total_minor: number;
+      /** @description The listing’s own currency (that of `price_minor`). */
+      currency: string;
+    };
     ListingCard: {
       id: number;
       /** @enum {string} */
@@ -2239,6 +2248,7 @@ export interface components {
       is_favorite?: boolean;
       /** @description Metres from `near`, when `near` is given. */
       distance_m?: number;
+      total?: components['schemas']['CardTotal'];
       /**
        * @description Feed only: present on a listing that does not match `q` exactly but is related to it (in the region of the place named, or of the kind of the category or property type named). The feed in relevance order lists them after every exact match, only when fewer listings than the server setting SEARCH_RELATED_BELOW (default 10) match exactly; `/v1/search/count` and the map count exact matches only.
        * @constant
@@ -2293,12 +2303,28 @@ export interface components {
        */
       total: number;
     };
+    /** @description The price range and histogram of the listings priced per one unit, on a scale of their own (a price per night and a price per month are not comparable): a price filter set on it goes with `price_unit`. */
+    PriceUnitRange: {
+      /**
+       * @description What the prices of this scale are for.
+       * @enum {string}
+       */
+      price_unit: 'night' | 'month' | 'person' | 'hour' | 'day' | 'trip' | 'item';
+      /** @description Priced listings of the scope with this unit. */
+      count: number;
+      min_minor: number | null;
+      max_minor: number | null;
+      /** @description 24 segments on a quadratic scale from zero: segment i holds prices from max·(i/24)² to max·((i+1)/24)²; empty when there are no prices. */
+      histogram: number[];
+    };
     PriceRangeResponse: {
       currency: string | null;
       min_minor: number | null;
       max_minor: number | null;
       /** @description 24 segments on a quadratic scale from zero: segment i holds prices from max·(i/24)² to max·((i+1)/24)²; empty when there are no prices. */
       histogram: number[];
+      /** @description The same for each price unit of the scope, most listings first. */
+      units: components['schemas']['PriceUnitRange'][];
     };
     FilterValue: {
       /** @description The value as the filter takes it. */
@@ -2338,9 +2364,24 @@ export interface components {
       title: string;
       place_name: string;
     };
+    CategorySuggestion: {
+      /** @description The category, as `category_id` takes it. */
+      id: number;
+      code: string;
+      /**
+       * @description The kind of listing the category is of (`kind`).
+       * @enum {string}
+       */
+      kind: 'stay' | 'experience' | 'service' | 'transport' | 'food';
+      /** @description In the request language, else English. */
+      name: string;
+    };
     SuggestResponse: {
       places: components['schemas']['PlaceSuggestion'][];
+      /** @description Best first; listings a guest could not tell apart (the same title in the same place) once. */
       listings: components['schemas']['ListingSuggestion'][];
+      /** @description Categories a word of `q` names, in any language or through a synonym ("diving", "массаж"): a search of `kind` and `category_id`. */
+      categories: components['schemas']['CategorySuggestion'][];
     };
     ListingAmenity: {
       code: string;
@@ -2450,6 +2491,7 @@ export interface components {
       translated: boolean;
       /** @description Only for signed-in guests. */
       is_favorite?: boolean;
+      total?: components['schemas']['CardTotal'];
       /** @description Full description, in the language of `description_lang`. */
       description: string;
       /** @description Language of `description` (request language, else English, else the original). */
@@ -2625,6 +2667,11 @@ export interface components {
     /** @description The `ETag` of a copy the client holds: 304 without a body when it is still current. */
     IfNoneMatch: string;
     /**
+     * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+     * @example en
+     */
+    Lang: string;
+    /**
      * @description Makes a creating request safe to retry: a repeat with the same key (signed in: of the same account; signed out: the key alone) and the same request within the retention period replays the first answer (`Idempotent-Replayed: true`) and creates nothing; the same key with another request is 409 and creates nothing. 8 to 200 characters of `A-Z a-z 0-9. _: -`, or the same as a quoted string (`"…"`). Refused requests (4xx) are not kept: the corrected request may reuse the key. 409 `conflict`: the first is still running (`in_flight`) or the key came with another request (`key_reused`).
      * @example 7f0c2a4e-3b1d-4c9a-9e8f-5a6b7c8d9e0f
      */
@@ -2649,7 +2696,13 @@ export type $defs = Record<string, never>;
 export interface operations {
   getHealth: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -2703,6 +2756,16 @@ export interface operations {
           'application/json': components['schemas']['HealthResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Internal Server Error: `internal_error`. */
       500: {
         headers: {
@@ -2710,12 +2773,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -2733,7 +2791,13 @@ export interface operations {
   };
   getLiveness: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -2758,6 +2822,16 @@ export interface operations {
           'application/json': components['schemas']['LiveResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Internal Server Error: `internal_error`. */
       500: {
         headers: {
@@ -2765,12 +2839,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -2781,19 +2850,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getReadiness: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -2842,6 +2912,16 @@ export interface operations {
           'application/json': components['schemas']['ReadyResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Internal Server Error: `internal_error`. */
       500: {
         headers: {
@@ -2849,12 +2929,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -2878,6 +2953,11 @@ export interface operations {
          * @example anna.lee@example.com
          */
         email: string;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -2914,12 +2994,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -2932,12 +3007,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -2949,12 +3019,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -2967,19 +3032,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   createCaptcha: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -2987,7 +3053,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -3031,6 +3097,18 @@ export interface operations {
           'application/json': components['schemas']['CaptchaResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -3040,12 +3118,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -3057,12 +3130,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -3074,12 +3166,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3092,12 +3179,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3109,12 +3191,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3127,19 +3204,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   register: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3198,12 +3276,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `forbidden`, `captcha_required`. */
@@ -3215,12 +3288,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'forbidden' | 'captcha_required';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Conflict: `conflict`. */
@@ -3232,12 +3300,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'conflict';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -3249,12 +3336,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3267,12 +3349,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3284,12 +3361,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3302,19 +3374,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   confirmEmail: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3360,12 +3433,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -3377,12 +3469,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3395,12 +3482,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3412,12 +3494,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3430,19 +3507,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   resendConfirmation: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3475,6 +3553,18 @@ export interface operations {
           'application/json': components['schemas']['MessageResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -3484,12 +3574,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -3501,12 +3586,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3519,12 +3635,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3536,12 +3647,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3554,19 +3660,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   login: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3621,12 +3728,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -3638,12 +3740,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `forbidden`, `account_restricted`, `captcha_required`. */
@@ -3655,12 +3752,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'forbidden' | 'account_restricted' | 'captcha_required';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -3672,12 +3800,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3690,12 +3813,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3707,12 +3825,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3725,19 +3838,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   refreshTokens: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3786,12 +3900,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -3803,12 +3912,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `forbidden`, `account_restricted`. */
@@ -3820,12 +3924,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'forbidden' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -3837,12 +3960,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3855,12 +3973,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3872,12 +3985,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -3890,19 +3998,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   createWsTicket: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -3935,6 +4044,18 @@ export interface operations {
           'application/json': components['schemas']['WsTicketResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -3944,12 +4065,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -3961,12 +4077,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -3979,12 +4126,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -3996,12 +4138,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4014,19 +4151,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   logout: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4054,6 +4192,18 @@ export interface operations {
           'application/json': components['schemas']['MessageResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -4063,12 +4213,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4081,12 +4250,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4098,12 +4262,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4116,19 +4275,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   logoutAll: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4156,6 +4316,18 @@ export interface operations {
           'application/json': components['schemas']['MessageResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -4165,12 +4337,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4183,12 +4374,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4200,12 +4386,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4218,19 +4399,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   listAuthSessions: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4274,6 +4456,18 @@ export interface operations {
           'application/json': components['schemas']['SessionResponse'][];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -4283,12 +4477,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4301,12 +4490,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4318,12 +4502,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4336,19 +4515,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   requestPasswordReset: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4391,12 +4571,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `captcha_required`. */
@@ -4408,12 +4583,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'captcha_required';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -4425,12 +4631,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4443,12 +4644,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4460,12 +4656,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4478,19 +4669,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   confirmPasswordReset: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4537,12 +4729,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -4554,12 +4765,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4572,12 +4778,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4589,12 +4790,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4607,19 +4803,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   changePassword: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4666,12 +4863,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -4683,12 +4875,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -4700,12 +4887,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -4717,12 +4923,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4735,12 +4936,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4752,12 +4948,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4770,19 +4961,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   requestAccountDeletion: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4795,7 +4987,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /** @example {} */
         'application/json': components['schemas']['DeleteRequest'] | null;
@@ -4821,12 +5013,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -4838,12 +5025,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `captcha_required`, `account_restricted`. */
@@ -4855,12 +5037,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'captcha_required' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -4872,12 +5085,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -4890,12 +5098,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -4907,12 +5110,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -4925,19 +5123,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   confirmAccountDeletion: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -4983,12 +5182,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -5000,12 +5218,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5018,12 +5231,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5035,12 +5243,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5053,19 +5256,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   listSessions: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5109,6 +5313,18 @@ export interface operations {
           'application/json': components['schemas']['SessionResponse'][];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -5118,12 +5334,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5136,12 +5347,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5153,12 +5359,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5171,19 +5372,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   closeSession: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5223,12 +5425,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -5240,12 +5437,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -5257,12 +5449,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5275,12 +5486,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5292,12 +5498,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5310,19 +5511,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getProfile: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5375,6 +5577,18 @@ export interface operations {
           'application/json': components['schemas']['ProfileResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -5384,12 +5598,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -5401,12 +5610,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5419,12 +5623,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5436,12 +5635,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5454,19 +5648,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   updateProfile: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5542,12 +5737,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -5559,12 +5749,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -5576,12 +5761,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -5593,12 +5797,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5611,12 +5810,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5628,12 +5822,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5646,19 +5835,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getBadges: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5687,6 +5877,18 @@ export interface operations {
           'application/json': components['schemas']['BadgesResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -5696,12 +5898,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -5713,12 +5910,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5731,12 +5923,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5748,12 +5935,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5766,19 +5948,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   uploadAvatar: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5823,12 +6006,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -5840,12 +6018,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -5857,12 +6030,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5875,12 +6067,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -5892,12 +6079,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -5910,19 +6092,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   deleteAvatar: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -5942,6 +6125,18 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -5951,12 +6146,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -5968,12 +6158,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -5986,12 +6195,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6003,12 +6207,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -6021,19 +6220,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getSearchFilters: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -6063,6 +6263,18 @@ export interface operations {
           'application/json': components['schemas']['SearchFiltersResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -6072,12 +6284,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -6089,12 +6296,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -6107,12 +6309,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6124,12 +6321,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -6142,19 +6334,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   putSearchFilters: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -6225,12 +6418,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -6242,12 +6430,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -6259,12 +6442,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -6276,12 +6478,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -6294,12 +6491,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6311,12 +6503,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -6329,19 +6516,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getEmailPrefs: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -6397,6 +6585,18 @@ export interface operations {
           'application/json': components['schemas']['EmailPrefsBody'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -6406,12 +6606,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -6423,12 +6618,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -6441,12 +6631,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6458,12 +6643,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -6476,19 +6656,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   putEmailPrefs: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -6565,12 +6746,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error' | 'email_pref_unknown';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -6582,12 +6758,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -6599,12 +6770,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -6616,12 +6806,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -6634,12 +6819,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6651,12 +6831,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -6669,19 +6844,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getPushPrefs: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -6738,6 +6914,18 @@ export interface operations {
           'application/json': components['schemas']['PushPrefsBody'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -6747,12 +6935,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -6764,12 +6947,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -6782,12 +6960,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6799,12 +6972,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -6817,19 +6985,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   putPushPrefs: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -6907,12 +7076,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error' | 'push_pref_unknown';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -6924,12 +7088,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -6941,12 +7100,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -6958,12 +7136,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -6976,12 +7149,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -6993,12 +7161,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7011,12 +7174,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -7031,6 +7189,11 @@ export interface operations {
          * @example 20
          */
         limit?: number;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -7076,12 +7239,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7093,12 +7251,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -7110,12 +7263,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7128,12 +7276,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -7145,12 +7288,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7163,19 +7301,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   addFavorite: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -7216,12 +7355,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7233,12 +7367,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -7250,12 +7379,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -7267,12 +7391,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7285,12 +7428,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -7302,12 +7440,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7320,19 +7453,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   removeFavorite: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -7364,12 +7498,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7381,12 +7510,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -7398,12 +7522,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7416,12 +7559,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -7433,12 +7571,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7451,12 +7584,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -7478,6 +7606,11 @@ export interface operations {
          * @example Asia/Bangkok
          */
         timezone?: string;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -7573,12 +7706,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7590,12 +7718,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -7607,12 +7730,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7625,12 +7743,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -7642,12 +7755,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7660,19 +7768,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getTransaction: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -7728,12 +7837,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7745,12 +7849,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -7762,12 +7861,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -7779,12 +7873,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7797,12 +7886,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -7814,12 +7898,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7832,19 +7911,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   createMediaTicket: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -7891,12 +7971,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -7908,12 +7983,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `email_not_confirmed`, `account_restricted`. */
@@ -7925,12 +7995,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'email_not_confirmed' | 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -7942,12 +8007,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -7960,12 +8056,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -7977,12 +8068,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -7995,12 +8081,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -8013,6 +8094,11 @@ export interface operations {
          * @example CzrywtoF39Kt370e_47DHjtPAKjWMAEZuH2Oc97BNHQ
          */
         t?: string | null;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -8047,12 +8133,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -8064,12 +8145,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -8081,12 +8157,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -8098,12 +8169,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8116,12 +8182,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8133,12 +8194,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8151,19 +8207,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getAvatar: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -8191,6 +8248,18 @@ export interface operations {
           'image/jpeg': string;
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Not Found: `not_found`. */
       404: {
         headers: {
@@ -8200,12 +8269,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8218,12 +8282,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8235,12 +8294,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8253,19 +8307,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   registerDevice: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -8325,12 +8380,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -8342,12 +8392,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -8359,12 +8404,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict: `conflict`. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unprocessable Entity: `schema_invalid`. */
@@ -8376,12 +8452,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'schema_invalid';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8394,12 +8465,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8411,12 +8477,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8429,19 +8490,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   markNotificationsRead: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -8470,6 +8532,18 @@ export interface operations {
           'application/json': components['schemas']['BadgesResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -8479,12 +8553,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -8496,12 +8565,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8514,12 +8602,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8531,12 +8614,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8549,19 +8627,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   markDialogRead: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -8602,12 +8681,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -8619,12 +8693,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -8636,12 +8705,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -8653,12 +8717,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8671,12 +8754,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8688,12 +8766,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8706,19 +8779,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   markAssistantRead: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -8747,6 +8821,18 @@ export interface operations {
           'application/json': components['schemas']['BadgesResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Unauthorized: `unauthorized`. */
       401: {
         headers: {
@@ -8756,12 +8842,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -8773,12 +8854,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Payload Too Large: `payload_too_large`. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8791,12 +8891,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8808,12 +8903,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8826,12 +8916,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -8903,12 +8988,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -8921,12 +9001,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -8938,12 +9013,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -8956,19 +9026,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   listLanguages: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -9007,6 +9078,18 @@ export interface operations {
           'application/json': components['schemas']['LanguagesResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Too Many Requests: `rate_limited`. */
       429: {
         headers: {
@@ -9017,12 +9100,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -9034,12 +9112,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -9052,19 +9125,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getMapResource: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -9132,6 +9206,16 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Not Found: `not_found`. */
       404: {
         headers: {
@@ -9139,12 +9223,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -9154,12 +9233,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Bad Gateway: `bad_gateway`. */
@@ -9169,12 +9243,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'bad_gateway';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -9185,12 +9254,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Gateway Timeout: `gateway_timeout`. */
@@ -9200,12 +9264,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'gateway_timeout';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -9267,12 +9326,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -9285,12 +9339,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -9302,12 +9351,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -9320,12 +9364,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -9424,12 +9463,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -9442,12 +9476,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -9459,12 +9488,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -9477,12 +9501,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -9648,12 +9667,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -9666,12 +9680,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -9683,12 +9692,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -9701,12 +9705,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -9884,12 +9883,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -9902,12 +9896,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -9919,12 +9908,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -9937,12 +9921,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10054,12 +10033,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10072,12 +10046,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -10089,12 +10058,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -10107,12 +10071,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10217,12 +10176,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -10234,12 +10188,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10252,12 +10201,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -10269,12 +10213,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -10287,12 +10226,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10381,12 +10315,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10399,12 +10328,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -10416,12 +10340,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -10434,12 +10353,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10510,12 +10424,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10528,12 +10437,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -10545,12 +10449,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -10563,12 +10462,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10678,12 +10572,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -10695,12 +10584,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10713,12 +10597,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -10730,12 +10609,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -10748,12 +10622,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10821,12 +10690,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10839,12 +10703,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -10856,12 +10715,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -10874,12 +10728,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -10967,12 +10816,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -10985,12 +10829,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -11002,12 +10841,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -11020,12 +10854,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -11096,7 +10925,7 @@ export interface operations {
         group_size_max?: number;
         /** @description Experiences and services: bookable for the same day. */
         same_day?: boolean;
-        /** @description What the price is for. */
+        /** @description What the price is for (night, month, person …): only listings priced per this unit. A price filter (`price_min`, `price_max`) compares prices of one unit, so it is sent with this. */
         price_unit?: 'night' | 'month' | 'person' | 'hour' | 'day' | 'trip' | 'item';
         /** @description Transport: any of these vehicle kinds. */
         vehicle_kind?: string[];
@@ -11130,6 +10959,11 @@ export interface operations {
         limit?: number;
         /** @description Opaque cursor from `next_cursor` of the previous page. */
         cursor?: string;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -11226,12 +11060,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -11243,12 +11072,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -11260,12 +11084,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -11278,12 +11097,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -11295,12 +11109,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -11313,12 +11122,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -11386,7 +11190,7 @@ export interface operations {
         group_size_max?: number;
         /** @description Experiences and services: bookable for the same day. */
         same_day?: boolean;
-        /** @description What the price is for. */
+        /** @description What the price is for (night, month, person …): only listings priced per this unit. A price filter (`price_min`, `price_max`) compares prices of one unit, so it is sent with this. */
         price_unit?: 'night' | 'month' | 'person' | 'hour' | 'day' | 'trip' | 'item';
         /** @description Transport: any of these vehicle kinds. */
         vehicle_kind?: string[];
@@ -11413,6 +11217,17 @@ export interface operations {
          * @example 12
          */
         zoom: number;
+        /** @description The feed's order: `relevance` (with `q`: best match; without: best rated), `price_asc`, `price_desc`, `rating`, `distance` (needs `near`), `new`. Accepted for parity with the feed (the same query string works for both); it does not change this answer. */
+        sort?: 'relevance' | 'price_asc' | 'price_desc' | 'rating' | 'distance' | 'new';
+        /** @description The feed's page size, 1 to 100. Accepted for parity with the feed (the same query string works for both); it does not change this answer. */
+        limit?: number;
+        /** @description A cursor of the feed. Accepted for parity with the feed (the same query string works for both); it does not change this answer. */
+        cursor?: string;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -11475,12 +11290,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -11493,12 +11303,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -11510,12 +11315,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -11528,12 +11328,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -11604,7 +11399,7 @@ export interface operations {
         group_size_max?: number;
         /** @description Experiences and services: bookable for the same day. */
         same_day?: boolean;
-        /** @description What the price is for. */
+        /** @description What the price is for (night, month, person …): only listings priced per this unit. A price filter (`price_min`, `price_max`) compares prices of one unit, so it is sent with this. */
         price_unit?: 'night' | 'month' | 'person' | 'hour' | 'day' | 'trip' | 'item';
         /** @description Transport: any of these vehicle kinds. */
         vehicle_kind?: string[];
@@ -11626,6 +11421,17 @@ export interface operations {
         rating_min?: number;
         /** @description Rated by at least this many guests: an average that many agree on. */
         rating_count_min?: number;
+        /** @description The feed's order: `relevance` (with `q`: best match; without: best rated), `price_asc`, `price_desc`, `rating`, `distance` (needs `near`), `new`. Accepted for parity with the feed (the same query string works for both); it does not change this answer. */
+        sort?: 'relevance' | 'price_asc' | 'price_desc' | 'rating' | 'distance' | 'new';
+        /** @description The feed's page size, 1 to 100. Accepted for parity with the feed (the same query string works for both); it does not change this answer. */
+        limit?: number;
+        /** @description A cursor of the feed. Accepted for parity with the feed (the same query string works for both); it does not change this answer. */
+        cursor?: string;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -11662,12 +11468,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -11680,12 +11481,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -11697,12 +11493,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -11715,12 +11506,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -11738,6 +11524,11 @@ export interface operations {
          * @example THB
          */
         currency?: string;
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -11787,6 +11578,40 @@ export interface operations {
            *         0,
            *         0,
            *         1
+           *       ],
+           *       "units": [
+           *         {
+           *           "price_unit": "night",
+           *           "count": 4,
+           *           "min_minor": 120000,
+           *           "max_minor": 450000,
+           *           "histogram": [
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             1,
+           *             1,
+           *             0,
+           *             1,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             0,
+           *             1
+           *           ]
+           *         }
            *       ]
            *     }
            */
@@ -11802,12 +11627,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -11820,12 +11640,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -11837,12 +11652,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -11855,12 +11665,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -11873,6 +11678,11 @@ export interface operations {
          * @example stay
          */
         kind?: 'stay' | 'experience' | 'service' | 'transport' | 'food' | 'all';
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -11938,12 +11748,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -11956,12 +11761,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -11973,12 +11773,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -11991,12 +11786,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -12014,6 +11804,11 @@ export interface operations {
          * @example all
          */
         kind?: 'stay' | 'experience' | 'service' | 'transport' | 'food' | 'all';
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
       };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
@@ -12057,7 +11852,8 @@ export interface operations {
            *           "title": "Kata scooter rental",
            *           "place_name": "Kata"
            *         }
-           *       ]
+           *       ],
+           *       "categories": []
            *     }
            */
           'application/json': components['schemas']['SuggestResponse'];
@@ -12072,12 +11868,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -12090,12 +11881,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -12107,12 +11893,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -12125,12 +11906,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -12372,12 +12148,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Unauthorized: `unauthorized`. */
@@ -12389,12 +12160,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unauthorized';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Forbidden: `account_restricted`. */
@@ -12406,12 +12172,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'account_restricted';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Not Found: `not_found`. */
@@ -12423,12 +12184,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'not_found';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -12441,12 +12197,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -12458,12 +12209,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -12476,19 +12222,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   listNodes: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -12528,12 +12275,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -12546,12 +12288,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -12563,12 +12300,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -12581,19 +12313,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getConfig: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -12681,12 +12414,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'validation_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Too Many Requests: `rate_limited`. */
@@ -12699,12 +12427,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -12716,12 +12439,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -12734,19 +12452,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   listCurrencies: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -12784,6 +12503,18 @@ export interface operations {
           'application/json': components['schemas']['CurrencyResponse'][];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Too Many Requests: `rate_limited`. */
       429: {
         headers: {
@@ -12794,12 +12525,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -12811,12 +12537,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -12829,19 +12550,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
   };
   getFxRates: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.
+         * @example en
+         */
+        lang?: components['parameters']['Lang'];
+      };
       header?: {
         /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
         'Accept-Language'?: components['parameters']['AcceptLanguage'];
@@ -12875,6 +12597,18 @@ export interface operations {
           'application/json': components['schemas']['FxRatesResponse'];
         };
       };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Too Many Requests: `rate_limited`. */
       429: {
         headers: {
@@ -12885,12 +12619,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'rate_limited';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Internal Server Error: `internal_error`. */
@@ -12902,12 +12631,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'internal_error';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Service Unavailable: `unavailable`. */
@@ -12920,12 +12644,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelope'] & {
-            error?: {
-              /** @enum {string} */
-              code?: 'unavailable';
-            };
-          };
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };

@@ -2,8 +2,8 @@
 
 import type { paths } from './schema.ts';
 
-/** The query of `GET /v1/search/listings`. */
-export type SearchQuery = NonNullable<paths['/v1/search/listings']['get']['parameters']['query']>;
+/** The query of `GET /v1/search/listings` but `lang` (the answer's language, which every operation takes). */
+export type SearchQuery = Omit<NonNullable<paths['/v1/search/listings']['get']['parameters']['query']>, 'lang'>;
 export type SearchFilterType = 'text' | 'int' | 'number' | 'bool' | 'list' | 'intlist' | 'date';
 export interface SearchFilterSpec {
   /** How the value is written: a list is repeated or comma-separated. */
@@ -41,7 +41,7 @@ export const SEARCH_FILTERS = {
   languages: { type: 'list', kinds: ['experience', 'service'] },
   group_size_max: { type: 'int', kinds: ['experience'] },
   same_day: { type: 'bool', kinds: ['experience', 'service'] },
-  price_unit: { type: 'text', kinds: ['service'] },
+  price_unit: { type: 'text' },
   vehicle_kind: { type: 'list', kinds: ['transport'] },
   transmission: { type: 'text', kinds: ['transport'] },
   seats_min: { type: 'int', kinds: ['transport'] },

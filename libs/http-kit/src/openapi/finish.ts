@@ -14,7 +14,15 @@ export const ROUTE_FACTS = {
   example: 'x-guest-example',
   errors: 'x-guest-errors',
   conditional: 'x-guest-conditional',
+  optionalBody: 'x-guest-optional-body',
 } as const;
+
+/**
+ * The error codes of one response, on the response object: every error response's body is the one
+ * `ErrorEnvelope` type (a generator makes one class of it, not one per operation and status), and
+ * this list says which `code` values that operation answers with under that status.
+ */
+export const ERROR_CODES_KEY = 'x-error-codes';
 
 /**
  * Set by a sign-in guard on its hook function (libs/auth), read by the OpenAPI transform: a
@@ -29,6 +37,26 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as 
 
 /** Codes every operation may answer with, whatever it declares: a fault, and a dependency or the server going away. */
 const EVERY_OPERATION: ErrorCode[] = ['internal_error', 'unavailable'];
+
+/**
+ * Codes of every operation, named in its description: the input screen (input-screen.ts) refuses
+ * text that cannot be stored (NUL, a lone surrogate) anywhere in a query string, path or body, on
+ * every route and before any schema, and every operation takes a query (`lang`).
+ */
+const SCREENED: ErrorCode[] = ['validation_error'];
+
+/**
+ * Codes of every operation that takes a request body (any POST, PUT, PATCH or DELETE: the body is
+ * read before the route runs): a body over the size limit, a content type no parser reads.
+ */
+const WITH_BODY: ErrorCode[] = ['payload_too_large', 'unsupported_media_type'];
+const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+
+/**
+ * Codes of every operation that takes `Idempotency-Key`: a malformed key, and 409 when the first
+ * request with the key is still running (`in_flight`) or the key came with another (`key_reused`).
+ */
+const IDEMPOTENT: ErrorCode[] = ['validation_error', 'conflict'];
 
 const HEADERS: Json = {
   XRequestId: {
@@ -63,6 +91,16 @@ const PARAMETERS: Json = {
     required: false,
     description: 'The `ETag` of a copy the client holds: 304 without a body when it is still current.',
     schema: { type: 'string', maxLength: 512 },
+  },
+  Lang: {
+    name: 'lang',
+    in: 'query',
+    required: false,
+    description:
+      "Language of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); wins over `Accept-Language`. " +
+      'Any tag is accepted: one that names no supported language falls back to `Accept-Language`, then English.',
+    schema: { type: 'string' },
+    example: 'en',
   },
   IdempotencyKey: {
     name: 'Idempotency-Key',
@@ -104,19 +142,7 @@ function booleanParameter(schema: Json): Json | null {
   return out;
 }
 
-function errorSchema(codes: ErrorCode[]): Json {
-  return {
-    allOf: [
-      { $ref: '#/components/schemas/ErrorEnvelope' },
-      {
-        type: 'object',
-        properties: { error: { type: 'object', properties: { code: { type: 'string', enum: codes } } } },
-      },
-    ],
-  };
-}
-
-function finishOperation(path: string, op: Json): void {
+function finishOperation(path: string, method: string, op: Json): void {
   // Public operations say so: without `security`, a reader cannot tell public from forgotten.
   op.security ??= [];
 
@@ -126,6 +152,7 @@ function finishOperation(path: string, op: Json): void {
   const example = op[ROUTE_FACTS.example] as OperationExample | undefined;
   const declared = (op[ROUTE_FACTS.errors] as ErrorCode[] | undefined) ?? [];
   const conditional = op[ROUTE_FACTS.conditional] === true;
+  const optionalBody = op[ROUTE_FACTS.optionalBody] === true;
   for (const fact of Object.values(ROUTE_FACTS)) delete op[fact];
 
   const params: Json[] = (op.parameters ?? []).filter(
@@ -134,11 +161,18 @@ function finishOperation(path: string, op: Json): void {
   for (const p of params) {
     const bool = p.schema && booleanParameter(p.schema);
     if (bool) p.schema = bool;
+    // A list is the parameter repeated (`a=x&a=y`); the server also reads `a=x,y`.
+    if (p.in === 'query' && p.schema?.type === 'array') Object.assign(p, { style: 'form', explode: true });
   }
+  // Every request's language is negotiated from `lang`, else `Accept-Language` (server.ts): both
+  // are parameters of every operation; a route may declare its own `lang`.
+  if (!params.some((p) => p.in === 'query' && p.name === 'lang')) params.push({ $ref: '#/components/parameters/Lang' });
   params.push({ $ref: '#/components/parameters/AcceptLanguage' });
   if (conditional) params.push({ $ref: '#/components/parameters/IfNoneMatch' });
   if (idempotent) params.push({ $ref: '#/components/parameters/IdempotencyKey' });
   op.parameters = params;
+  // A body the route takes or not (`.optional()`): a client may send none.
+  if (optionalBody && op.requestBody) op.requestBody.required = false;
   if (example) applyExample(path, op, example);
 
   // The codes the operation answers with: its own, and those of every operation, of every
@@ -147,6 +181,9 @@ function finishOperation(path: string, op: Json): void {
   const codes = [
     ...new Set<ErrorCode>([
       ...declared,
+      ...SCREENED,
+      ...(idempotent ? IDEMPOTENT : []),
+      ...(BODY_METHODS.has(method) ? WITH_BODY : []),
       ...(rateLimited ? (['rate_limited'] as const) : []),
       ...(restrictable ? (['account_restricted'] as const) : []),
       ...EVERY_OPERATION,
@@ -177,8 +214,11 @@ function finishOperation(path: string, op: Json): void {
     if (n >= 400) {
       const ofStatus = codes.filter((c) => ERROR_CODES[c] === n);
       const json = response.content?.['application/json'];
-      // A placeholder schema (no route schema for this status) becomes the envelope with its codes.
-      if (json && ofStatus.length && Object.keys(json.schema ?? {}).length === 0) json.schema = errorSchema(ofStatus);
+      // A placeholder schema (no route schema for this status) becomes the envelope, its codes listed beside.
+      if (json && ofStatus.length && Object.keys(json.schema ?? {}).length === 0) {
+        json.schema = { $ref: '#/components/schemas/ErrorEnvelope' };
+        response[ERROR_CODES_KEY] = ofStatus;
+      }
       if (!response.description || response.description === 'Default Response')
         response.description = `${STATUS_CODES[n] ?? 'Error'}: ${ofStatus.map((c) => `\`${c}\``).join(', ')}.`;
     } else if (!response.description || response.description === 'Default Response') {
@@ -258,8 +298,10 @@ function reachable(doc: Json): Set<string> {
 
 /**
  * Finishes the generated document into the one clients and tools get: `security: []` on public
- * operations, the routes' facts (their error codes, conditional answers, examples), the headers of the conventions, error responses whose
- * `code` lists the codes of that operation, booleans as booleans, the map proxy's path as a
+ * operations, the routes' facts (their error codes, conditional answers, examples, an optional
+ * body), the headers and parameters of the conventions (`lang`, `Accept-Language`), every error
+ * response as the one `ErrorEnvelope` with its codes in `x-error-codes`, booleans as booleans,
+ * lists as repeated parameters, the map proxy's path as a
  * parameter, and only the component schemas the operations use (no fragment `$id`, no twins).
  */
 export function finishDocument(
@@ -284,7 +326,7 @@ export function finishDocument(
         }
       }
     }
-    for (const method of METHODS) if (item[method]) finishOperation(path, item[method]);
+    for (const method of METHODS) if (item[method]) finishOperation(path, method, item[method]);
     paths[path] = item;
   }
   doc.paths = paths;

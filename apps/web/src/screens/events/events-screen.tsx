@@ -8,6 +8,7 @@ import { hrefTo, setQuery, type RouteProps } from '../../router.ts';
 import { Link } from '../../ui/link.tsx';
 import { ErrorNote, Loading } from '../../ui/notice.tsx';
 import { CardSkeletons } from '../../ui/skeleton.tsx';
+import { venueLine } from './venue-line.ts';
 
 type EventFilters = NonNullable<paths['/v1/events/upcoming']['get']['parameters']['query']>;
 
@@ -16,7 +17,53 @@ function zoneOf(query: URLSearchParams): string {
   return query.get('timezone') || appConfig?.region?.timezone || 'Asia/Bangkok';
 }
 
-function eventFilters(query: URLSearchParams): EventFilters {
+/** A day of a card: weekday, day and month ("Fri, 4 Dec"). */
+const SHORT_DAY: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short' };
+const LONG_DAY: Intl.DateTimeFormatOptions = { weekday: 'long', day: 'numeric', month: 'long' };
+/** A day of the calendar strip, on two lines: "Fri" over "4 Dec". */
+const WEEKDAY: Intl.DateTimeFormatOptions = { weekday: 'short' };
+const DAY_MONTH: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short' };
+
+/** Every place: no place word in the request. */
+const ALL_PLACES = 'all';
+
+type Region = Pick<Schemas['PlaceResponse'], 'slug' | 'name'>;
+
+/** The place the lists are narrowed to: `?place=` (a region's slug, or `all`), else the events region of `/v1/config`. */
+function placeOf(query: URLSearchParams): string {
+  return query.get('place') || appConfig?.region?.slug || ALL_PLACES;
+}
+
+/**
+ * The regions a guest may choose (`/v1/places?level=region`, named in the interface language),
+ * the events region of `/v1/config` first known without asking.
+ */
+function useRegions(): Region[] | null {
+  const lang = useLang();
+  const [regions, setRegions] = useState<Region[] | null>(null);
+  useEffect(() => {
+    void api
+      .GET('/v1/places', { params: { query: { level: 'region' } } })
+      .then(({ data }) => setRegions(data ?? []))
+      .catch(() => setRegions([]));
+  }, [lang]);
+  return regions;
+}
+
+/**
+ * The name the place is asked for by. The spec has no place filter: "district and city are passed
+ * in `q`" (spec 1, Place search), and the API's query understanding selects a place it names
+ * exactly (with every place below it), so the region's name goes before the guest's own words.
+ * Undefined while the chosen place's name is not known yet; null for every place.
+ */
+function placeWord(place: string, regions: Region[] | null): string | null | undefined {
+  if (place === ALL_PLACES) return null;
+  if (appConfig?.region?.slug === place) return appConfig.region.name;
+  if (!regions) return undefined;
+  return regions.find((r) => r.slug === place)?.name ?? null;
+}
+
+function eventFilters(query: URLSearchParams, word: string | null): EventFilters {
   const f: Record<string, unknown> = { timezone: zoneOf(query) };
   for (const name of ['entry', 'time', 'audience', 'event_lang']) {
     const v = query.get(name);
@@ -24,7 +71,7 @@ function eventFilters(query: URLSearchParams): EventFilters {
   }
   const category = query.get('category');
   if (category) f.category = category.split(',').filter(Boolean);
-  const q = query.get('q');
+  const q = [word, query.get('q')].filter(Boolean).join(' ');
   if (q) f.q = q;
   return f as EventFilters;
 }
@@ -36,7 +83,13 @@ function eventFilters(query: URLSearchParams): EventFilters {
 export function EventsScreen({ query }: RouteProps) {
   const t = useT();
   const lang = useLang();
-  const filters = useMemo(() => eventFilters(query), [query.toString()]);
+  const regions = useRegions();
+  const place = placeOf(query);
+  const word = placeWord(place, regions);
+  const filters = useMemo(
+    () => (word === undefined ? null : eventFilters(query, word)),
+    [query.toString(), word, appConfig?.region?.slug],
+  );
   const day = query.get('day');
   const zone = zoneOf(query);
   const [categories, setCategories] = useState<Schemas['CategoryResponse'][]>([]);
@@ -57,6 +110,17 @@ export function EventsScreen({ query }: RouteProps) {
     <div class="events-screen">
       <h1>{t('events.title')}</h1>
       <div class="event-filters">
+        <label class="field">
+          {t('web.events.place')}
+          <select name="place" value={place} onChange={(e) => setQuery({ place: e.currentTarget.value, cursor: null })}>
+            <option value={ALL_PLACES}>{t('web.events.place_all')}</option>
+            {(regions ?? (appConfig?.region ? [appConfig.region] : [])).map((r) => (
+              <option key={r.slug} value={r.slug}>
+                {r.name}
+              </option>
+            ))}
+          </select>
+        </label>
         <label class="field">
           {t('web.events.category')}
           <select
@@ -101,8 +165,14 @@ export function EventsScreen({ query }: RouteProps) {
           </select>
         </label>
       </div>
-      <CalendarStrip filters={filters} day={day} />
-      {day ? <DayFeed filters={filters} day={day} /> : <Upcoming filters={filters} />}
+      {filters ? (
+        <>
+          <CalendarStrip filters={filters} day={day} />
+          {day ? <DayFeed filters={filters} day={day} /> : <Upcoming filters={filters} />}
+        </>
+      ) : (
+        <Loading />
+      )}
     </div>
   );
 }
@@ -141,7 +211,8 @@ function CalendarStrip({ filters, day }: { filters: EventFilters; day: string | 
             data-date={d.date}
             data-count={d.count}
           >
-            <span class="day-name">{today ? t('events.today') : dayLabel(d.date)}</span>
+            <span class="day-name">{today ? t('events.today') : dayLabel(d.date, WEEKDAY)}</span>
+            <span class="day-date">{dayLabel(d.date, DAY_MONTH)}</span>
             <span class="day-count">{d.count}</span>
           </Link>
         );
@@ -234,8 +305,8 @@ function DayFeed({ filters, day }: { filters: EventFilters; day: string }) {
   );
   const events = page.items.flatMap((d) => d.events as Schemas['EventCard'][]);
   return (
-    <section class="event-list" aria-label={dayLabel(day, { weekday: 'long', day: 'numeric', month: 'long' })}>
-      <h2>{dayLabel(day, { weekday: 'long', day: 'numeric', month: 'long' })}</h2>
+    <section class="event-list" aria-label={dayLabel(day, LONG_DAY)}>
+      <h2>{dayLabel(day, LONG_DAY)}</h2>
       <ErrorNote code={page.error} />
       {!page.loading && !events.length && <p class="empty">{t('events.no_events')}</p>}
       <ol class="cards">
@@ -265,13 +336,10 @@ export function EventCardView({ event }: { event: Schemas['EventCard'] }) {
           <Link href={hrefTo(`/events/${encodeURIComponent(event.slug)}`)}>{event.title}</Link>
         </h3>
         {event.translated && <p class="translated">{t('listing.translated')}</p>}
-        <p class="card-place">
-          {event.category.name} · {event.venue.name}
-          {event.venue.place_name ? `, ${event.venue.place_name}` : ''}
-        </p>
+        <p class="card-place">{venueLine(event.category.name, event.venue)}</p>
         <p>
-          <time dateTime={event.start_at}>
-            {dayLabel(event.day)} {event.start_time.slice(0, 5)}–{event.end_time.slice(0, 5)}
+          <time dateTime={event.start_at} data-day={event.day}>
+            {dayLabel(event.day, SHORT_DAY)} {event.start_time.slice(0, 5)}–{event.end_time.slice(0, 5)}
           </time>{' '}
           · {event.entry === 'free' ? t('events.entry.free') : money(event.price_minor, event.currency)}
         </p>

@@ -109,7 +109,7 @@ export function ListingPage({ params, query }: RouteProps) {
           <section>
             <h2>{t('listing.location')}</h2>
             {page.location.mode !== 'exact' && <p class="hint">{t('listing.location_approximate')}</p>}
-            <ListingMap page={page} />
+            <ListingMap page={page} currency={currency ?? null} />
           </section>
         </div>
         <aside class="listing-side">
@@ -271,7 +271,7 @@ function ShareButton() {
 }
 
 /** The listing on the map: its point, or for `city_only` the middle of its place's area and no marker. */
-function ListingMap({ page }: { page: Page }) {
+function ListingMap({ page, currency }: { page: Page; currency: string | null }) {
   const point = page.location.point;
   const area = page.location.area;
   const view = useMemo(() => {
@@ -302,7 +302,7 @@ function ListingMap({ page }: { page: Page }) {
   };
   return (
     <div class="listing-map">
-      <MapView view={view} data={data} start={true} onMove={() => undefined} />
+      <MapView view={view} data={data} currency={currency} start={true} onMove={() => undefined} />
     </div>
   );
 }

@@ -1,10 +1,10 @@
 import type { Schemas } from '../../api.ts';
-import { converted, money, priceUnit } from '../../format.ts';
+import { priceUnit, shownPrice } from '../../format.ts';
 import { useT } from '../../i18n.ts';
 import { useLocation } from '../../router.ts';
 import { Heart } from '../../ui/heart.tsx';
 import { Link } from '../../ui/link.tsx';
-import { listingHref } from '../listing/listing-href.ts';
+import { listingHref } from '../../links.ts';
 
 /**
  * A listing card of the feed: photo, title (with the translation marker), place, price, rating,
@@ -13,7 +13,10 @@ import { listingHref } from '../listing/listing-href.ts';
 export function ListingCard({ card, currency }: { card: Schemas['ListingCard']; currency: string | null }) {
   const t = useT();
   const href = listingHref(card.id, useLocation().query);
-  const price = currency ? converted(card.price_minor, card.currency, currency) : null;
+  const price = shownPrice(card.price_minor, card.currency, currency);
+  const total = card.total ? shownPrice(card.total.total_minor, card.total.currency, currency) : null;
+  // An amount converted from the listing's currency is marked approximate once: "≈", explained in its title.
+  const approximate = price.approximate ? t('booking.price_approximate') : undefined;
   return (
     <article class="card" data-id={card.id} data-kind={card.kind}>
       <Link href={href} class="card-photo" tabIndex={-1} aria-hidden="true">
@@ -44,16 +47,13 @@ export function ListingCard({ card, currency }: { card: Schemas['ListingCard']; 
         <p class="card-place">
           {t(`kind.${card.kind}`)} · {card.place.name}
         </p>
+        {total && card.total && (
+          <p class="card-total" title={approximate}>
+            {t('web.price.total', { total: total.text, count: card.total.nights })}
+          </p>
+        )}
         <p class="card-price">
-          {price ? (
-            <span title={price.approximate ? t('booking.price_approximate') : undefined}>
-              {price.text}
-              {price.approximate && <span class="approx"> ({t('common.approximately')})</span>}
-            </span>
-          ) : (
-            money(card.price_minor, card.currency)
-          )}{' '}
-          <span class="unit">/ {priceUnit(card.price_unit)}</span>
+          <span title={approximate}>{price.text}</span> <span class="unit">/ {priceUnit(card.price_unit)}</span>
         </p>
         {card.rating_avg !== null && (
           <p class="card-rating">

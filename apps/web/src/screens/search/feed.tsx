@@ -29,6 +29,8 @@ interface Props {
   unmatched: string[];
   loadMore(): void;
   retry(): void;
+  /** The card the pointer, a tap or the focus is on (null when it leaves the cards): its pin stands out. */
+  onHover?(id: number | null): void;
   /** Opens the filters, where the fields a refused search named are marked. */
   fixFilters(): void;
 }
@@ -89,7 +91,15 @@ export function Feed(props: Props) {
         </p>
       )}
       {/* While the next view loads, the cards of the last one stay, dimmed: not shown as its answer. */}
-      <ol class={`cards${props.stale ? ' stale' : ''}`}>
+      <ol
+        class={`cards${props.stale ? ' stale' : ''}`}
+        onMouseOver={(e) => props.onHover?.(cardId(e.target))}
+        // A tap on a phone has no hover: the card tapped lights its pin up until another is.
+        onPointerDown={(e) => e.pointerType !== 'mouse' && props.onHover?.(cardId(e.target))}
+        onMouseLeave={() => props.onHover?.(null)}
+        onFocusIn={(e) => props.onHover?.(cardId(e.target))}
+        onFocusOut={() => props.onHover?.(null)}
+      >
         {items.map((c, i) => (
           <Fragment key={c.id}>
             {/* The listings related to the text, after every exact match (`related`). */}
@@ -116,4 +126,10 @@ export function Feed(props: Props) {
       )}
     </section>
   );
+}
+
+/** The listing of the card an event happened in (null outside a card). */
+function cardId(target: EventTarget | null): number | null {
+  const card = target instanceof Element ? target.closest('.card[data-id]') : null;
+  return card ? Number(card.getAttribute('data-id')) : null;
 }

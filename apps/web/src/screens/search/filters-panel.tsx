@@ -5,6 +5,9 @@ import { useLang, useT } from '../../i18n.ts';
 import { setQuery } from '../../router.ts';
 import { appliesTo, FILTERS, kindOf, type FilterName, type Kind } from './filters.ts';
 import { PriceSlider } from './price-slider.tsx';
+import { displayCurrency } from '../../format.ts';
+import { fxRatesOf } from '../../config.ts';
+import { convertLimits } from '../../fx.ts';
 
 const SORTS = ['relevance', 'price_asc', 'price_desc', 'rating', 'new'];
 
@@ -36,6 +39,9 @@ export function FiltersPanel({
     const cur = list(name);
     set(name, cur.includes(code) ? cur.filter((c) => c !== code) : [...cur, code]);
   };
+
+  const limit = (name: string) => (query.get(name) ? Number(query.get(name)) : null);
+  const limits = { price_min: limit('price_min'), price_max: limit('price_max') };
 
   const dateFrom = query.get('date_from') ?? '';
   const dateTo = query.get('date_to') ?? '';
@@ -143,15 +149,34 @@ export function FiltersPanel({
       <PriceSlider
         kind={kind}
         currency={query.get('currency')}
-        min={query.get('price_min') ? Number(query.get('price_min')) : null}
-        max={query.get('price_max') ? Number(query.get('price_max')) : null}
-        onChange={(min, max) => setQuery({ price_min: min, price_max: max }, { replace: true })}
+        unit={query.get('price_unit')}
+        min={limits.price_min}
+        max={limits.price_max}
+        onChange={(patch) => setQuery(patch, { replace: true })}
       />
-      {select(
-        'currency',
-        'web.filters.currency',
-        currencies.map((c) => ({ code: c.code, label: `${c.code} · ${c.name}` })),
-      )}
+      <label class="field">
+        {t('web.filters.currency')}
+        <select
+          name="currency"
+          value={query.get('currency') ?? ''}
+          // The chosen limits are amounts of money: converted, not read again in the new currency.
+          onChange={(e) => {
+            const to = e.currentTarget.value || null;
+            const from = displayCurrency(query.get('currency'));
+            setQuery(
+              { currency: to, ...convertLimits(fxRatesOf(), limits, from, displayCurrency(to)) },
+              { replace: true },
+            );
+          }}
+        >
+          <option value="">{t('web.filters.any')}</option>
+          {currencies.map((c) => (
+            <option key={c.code} value={c.code}>
+              {c.code} · {c.name}
+            </option>
+          ))}
+        </select>
+      </label>
       <div class={`row${datesWrong || datesRefused ? ' invalid' : ''}`}>
         <label class="field">
           {t('web.filters.date_from')}
@@ -235,8 +260,6 @@ export function FiltersPanel({
             label: t(`listing.language.${code.replace('-', '_').toLowerCase()}`),
           })),
         )}
-      {kind === 'service' &&
-        select('price_unit', 'web.filters.price_unit', offered('price_unit', 'listing.price_unit'))}
       {kind === 'transport' && (
         <>
           {choices('vehicle_kind', 'search.filters.vehicle_kind', offered('vehicle_kind', 'listing.vehicle'))}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Schemas } from '../../api.ts';
-import { money } from '../../format.ts';
+import { displayCurrency, money, priceUnit } from '../../format.ts';
 import { useT } from '../../i18n.ts';
 import { positionOf, priceAt, type Kind } from './filters.ts';
 
@@ -9,20 +9,27 @@ const STEPS = 240;
 interface Props {
   kind: Kind;
   currency: string | null;
+  /** The price unit of the URL (`price_unit`): the scale the limits are on. */
+  unit: string | null;
   min: number | null;
   max: number | null;
-  onChange(min: number | null, max: number | null): void;
+  /** New limits, with the unit they are on (a limit without a unit would compare nights with months). */
+  onChange(patch: { price_min: number | null; price_max: number | null; price_unit: string | null }): void;
 }
 
 /**
- * The price filter over `/v1/search/price-range`: 24 histogram bars on the quadratic scale of the
- * spec (a handle at position p is the price `max_minor · p²`), two handles, and the amounts they
- * stand for. The ends of the scale mean "no bound".
+ * The price filter over `/v1/search/price-range`: the prices of one unit (a night, a month, a
+ * person …) on their own scale, 24 histogram bars on the quadratic scale of the spec (a handle at
+ * position p is the price `max_minor · p²`), two handles, and the amounts they stand for. The
+ * ends of the scale mean "no bound". Prices per night and per month are never on one scale: with
+ * several units the guest picks one, and the limits go with it (`price_unit`).
  */
-export function PriceSlider({ kind, currency, min, max, onChange }: Props) {
+export function PriceSlider({ kind, currency, unit, min, max, onChange }: Props) {
   const t = useT();
   const [range, setRange] = useState<Schemas['PriceRangeResponse'] | null>(null);
-  const top = range?.max_minor ?? 0;
+  const units = range?.units ?? [];
+  const scale = units.find((u) => u.price_unit === unit) ?? units[0] ?? null;
+  const top = scale?.max_minor ?? 0;
   const [lo, setLo] = useState(0);
   const [hi, setHi] = useState(STEPS);
 
@@ -43,21 +50,46 @@ export function PriceSlider({ kind, currency, min, max, onChange }: Props) {
     setHi(max === null ? STEPS : Math.round(positionOf(max, top) * STEPS));
   }, [min, max, top]);
 
-  if (!range || !range.histogram.length || !top) return null;
-  const cur = range.currency ?? currency ?? 'THB';
-  const peak = Math.max(1, ...range.histogram);
-  const commit = (l: number, h: number) =>
-    onChange(l <= 0 ? null : priceAt(l / STEPS, top), h >= STEPS ? null : priceAt(h / STEPS, top));
+  if (!range || !scale || !scale.histogram.length || !top) return null;
+  const cur = range.currency ?? displayCurrency(currency);
+  // Amounts in a currency other than the base one are converted: approximate, said once.
+  const approximate = cur !== displayCurrency(null);
+  const peak = Math.max(1, ...scale.histogram);
+  const commit = (l: number, h: number) => {
+    const price_min = l <= 0 ? null : priceAt(l / STEPS, top);
+    const price_max = h >= STEPS ? null : priceAt(h / STEPS, top);
+    onChange({ price_min, price_max, price_unit: price_min !== null || price_max !== null ? scale.price_unit : unit });
+  };
   const segLo = (lo / STEPS) * 24;
   const segHi = (hi / STEPS) * 24;
 
   return (
-    <fieldset class="price">
-      <legend>{t('search.filters.price')}</legend>
+    <fieldset class="price" data-unit={scale.price_unit}>
+      <legend>
+        {t('search.filters.price')} / {priceUnit(scale.price_unit)}
+      </legend>
+      {units.length > 1 && (
+        <div class="price-units" role="radiogroup" aria-label={t('web.filters.price_unit')}>
+          {units.map((u) => (
+            <label key={u.price_unit} class="check">
+              <input
+                type="radio"
+                name="price_unit"
+                value={u.price_unit}
+                checked={u.price_unit === scale.price_unit}
+                // Another scale: the limits of this one mean nothing there.
+                onChange={() => onChange({ price_min: null, price_max: null, price_unit: u.price_unit })}
+              />
+              {priceUnit(u.price_unit)} ({u.count})
+            </label>
+          ))}
+        </div>
+      )}
       <div class="histogram" aria-hidden="true">
-        {range.histogram.map((n, i) => (
+        {scale.histogram.map((n, i) => (
           <span
             key={i}
+            data-count={n}
             class={i + 1 > segLo && i < segHi ? 'in' : ''}
             style={{ height: `${Math.max(2, (n / peak) * 100)}%` }}
           />
@@ -89,7 +121,8 @@ export function PriceSlider({ kind, currency, min, max, onChange }: Props) {
           onChange={(e) => commit(lo, Math.max(Number(e.currentTarget.value), lo))}
         />
       </label>
-      <p class="price-values">
+      <p class="price-values" title={approximate ? t('booking.price_approximate') : undefined}>
+        {approximate ? '≈ ' : ''}
         {money(priceAt(lo / STEPS, top), cur)} – {money(priceAt(hi / STEPS, top), cur)}
         {hi >= STEPS ? '+' : ''}
       </p>

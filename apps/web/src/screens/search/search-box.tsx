@@ -3,7 +3,9 @@ import { api, type Schemas } from '../../api.ts';
 import { useT } from '../../i18n.ts';
 
 type Suggestion =
-  { type: 'place'; place: Schemas['PlaceSuggestion'] } | { type: 'listing'; listing: Schemas['ListingSuggestion'] };
+  | { type: 'place'; place: Schemas['PlaceSuggestion'] }
+  | { type: 'category'; category: Schemas['CategorySuggestion'] }
+  | { type: 'listing'; listing: Schemas['ListingSuggestion'] };
 
 interface Props {
   value: string;
@@ -12,6 +14,8 @@ interface Props {
   onPlace(place: Schemas['PlaceSuggestion']): void;
   /** A suggested listing was chosen: its page opens. */
   onListing(id: number): void;
+  /** A category was chosen: its listings (of its kind) are searched. */
+  onCategory(category: Schemas['CategorySuggestion']): void;
 }
 
 /**
@@ -19,7 +23,7 @@ interface Props {
  * the interface language): a combobox; Enter searches the text, a chosen place also moves the map,
  * a chosen listing opens its page.
  */
-export function SearchBox({ value, kind, onSearch, onPlace, onListing }: Props) {
+export function SearchBox({ value, kind, onSearch, onPlace, onCategory, onListing }: Props) {
   const t = useT();
   const [text, setText] = useState(value);
   const [items, setItems] = useState<Suggestion[]>([]);
@@ -47,6 +51,7 @@ export function SearchBox({ value, kind, onSearch, onPlace, onListing }: Props) 
           if (!data || mine !== seq.current) return;
           setItems([
             ...data.places.map((place) => ({ type: 'place' as const, place })),
+            ...data.categories.map((category) => ({ type: 'category' as const, category })),
             ...data.listings.map((listing) => ({ type: 'listing' as const, listing })),
           ]);
           setActive(-1);
@@ -65,6 +70,9 @@ export function SearchBox({ value, kind, onSearch, onPlace, onListing }: Props) 
     if (s.type === 'place') {
       setText(s.place.name);
       onPlace(s.place);
+    } else if (s.type === 'category') {
+      setText('');
+      onCategory(s.category);
     } else {
       setText(s.listing.title);
       onListing(s.listing.id);
@@ -87,6 +95,7 @@ export function SearchBox({ value, kind, onSearch, onPlace, onListing }: Props) 
   }
 
   const places = items.filter((s) => s.type === 'place');
+  const categories = items.filter((s) => s.type === 'category');
   const listings = items.filter((s) => s.type === 'listing');
   const option = (s: Suggestion) => {
     const i = items.indexOf(s);
@@ -106,6 +115,10 @@ export function SearchBox({ value, kind, onSearch, onPlace, onListing }: Props) 
         {s.type === 'place' ? (
           <>
             <strong>{s.place.name}</strong> <small>{s.place.name_full ?? ''}</small>
+          </>
+        ) : s.type === 'category' ? (
+          <>
+            <strong>{s.category.name}</strong> <small>{t(`kind.${s.category.kind}`)}</small>
           </>
         ) : (
           <>
@@ -161,6 +174,12 @@ export function SearchBox({ value, kind, onSearch, onPlace, onListing }: Props) 
           </li>
         )}
         {places.map(option)}
+        {categories.length > 0 && (
+          <li role="presentation" class="group">
+            {t('web.suggest.categories')}
+          </li>
+        )}
+        {categories.map(option)}
         {listings.length > 0 && (
           <li role="presentation" class="group">
             {t('search.suggest.listings')}

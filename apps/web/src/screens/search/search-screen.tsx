@@ -2,9 +2,10 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../../api.ts';
 import { appConfig } from '../../config.ts';
 import { useT } from '../../i18n.ts';
+import { MapCard } from '../../map/map-card.tsx';
 import { MapView } from '../../map/map-view.tsx';
 import { navigate, setQuery, type RouteProps } from '../../router.ts';
-import { listingHref } from '../listing/listing-href.ts';
+import { listingHref } from '../../links.ts';
 import { useSession } from '../../session.ts';
 import { usePhone } from '../../ui/use-phone.ts';
 import { Feed } from './feed.tsx';
@@ -49,6 +50,11 @@ export function SearchScreen({ query }: RouteProps) {
   const painted = useFirstPaint(!search.loadingFeed);
   const startMap = shown === 'map' || (shown === 'both' && painted);
 
+  // The card the guest is on (its pin stands out) and the pins tapped (their small card shows).
+  const [hovered, setHovered] = useState<number | null>(null);
+  const [picked, setPicked] = useState<number[] | null>(null);
+  const currency = query.get('currency');
+
   function onMove(next: Area | null, v: View | null) {
     setArea(next);
     // The map may still report its last move once another screen has taken its place (a listing).
@@ -72,6 +78,7 @@ export function SearchScreen({ query }: RouteProps) {
               setQuery({ q: place.name, ...(c ? { map: mapViewToUrl({ zoom, lat: c.lat, lon: c.lon }) } : {}) });
             });
           }}
+          onCategory={(c) => setQuery({ kind: c.kind, category_id: String(c.id), q: null })}
         />
         <div class="kinds" role="group" aria-label={t('web.kind_label')}>
           {KINDS.map((k) => (
@@ -79,7 +86,13 @@ export function SearchScreen({ query }: RouteProps) {
               type="button"
               key={k}
               aria-pressed={kind === k}
-              onClick={() => setQuery({ kind: k === 'all' ? null : k })}
+              // The price limits are on a scale of the last kind's price unit: they go with it.
+              onClick={() =>
+                setQuery({
+                  kind: k === 'all' ? null : k,
+                  ...(query.get('price_unit') ? { price_unit: null, price_min: null, price_max: null } : {}),
+                })
+              }
             >
               {t(`kind.${k}`)}
             </button>
@@ -112,8 +125,9 @@ export function SearchScreen({ query }: RouteProps) {
           error={search.error}
           invalid={Object.keys(search.fields).length > 0}
           failedMore={search.failedMore}
-          currency={query.get('currency')}
+          currency={currency}
           q={query.get('q')}
+          onHover={setHovered}
           unmatched={search.unmatched}
           loadMore={search.loadMore}
           retry={search.retry}
@@ -122,10 +136,25 @@ export function SearchScreen({ query }: RouteProps) {
         <MapView
           view={view}
           data={shown === 'list' ? null : search.map}
+          currency={currency}
+          highlight={hovered ?? picked?.[0] ?? null}
           start={startMap}
           onMove={onMove}
-          onPick={(id) => navigate(listingHref(id, query))}
-        />
+          onPick={(ids) => {
+            setPicked(ids);
+            document.querySelector(`.card[data-id="${ids[0]}"]`)?.scrollIntoView({ block: 'nearest' });
+          }}
+        >
+          {picked && (
+            <MapCard
+              ids={picked}
+              points={search.map?.points ?? []}
+              cards={search.items}
+              currency={currency}
+              onClose={() => setPicked(null)}
+            />
+          )}
+        </MapView>
         {phone && (
           <button
             type="button"

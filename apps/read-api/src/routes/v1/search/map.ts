@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CLUSTER_MAX_ZOOM } from '../../../geo/clusters.ts';
-import { MapParams } from '../../../search/params.ts';
+import { mapParams } from '../../../search/params.ts';
 import { MapResponse } from '../../../search/schemas.ts';
 import type { ReadRouteOptions } from '../../../services.ts';
 
@@ -45,7 +45,7 @@ export default async function mapRoute(app: FastifyInstance, { services, config 
           `(count, centre, bbox). Beyond: \`points\`, at most ${config.MAP_MAX_POINTS}, with \`truncated\` true when more match. ` +
           'Objects shown at city level only (`city_only`) have no point and are left off. `total` counts the objects on the map. ' +
           'Send the visible area as `bbox`: the grid covers the box evenly, so without one (the whole world) it is coarse.',
-        querystring: MapParams,
+        querystring: mapParams(config),
         response: { 200: MapResponse },
       },
     },

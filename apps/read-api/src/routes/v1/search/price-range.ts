@@ -19,6 +19,15 @@ export default async function priceRangeRoute(app: FastifyInstance, { services }
             min_minor: 120000,
             max_minor: 450000,
             histogram: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1],
+            units: [
+              {
+                price_unit: 'night',
+                count: 4,
+                min_minor: 120000,
+                max_minor: 450000,
+                histogram: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1],
+              },
+            ],
           },
         },
       },
@@ -28,7 +37,9 @@ export default async function priceRangeRoute(app: FastifyInstance, { services }
         summary: 'Price range and histogram for the price slider',
         description:
           'Only `kind` and `currency`; other filters are deliberately not accepted. `histogram` has 24 segments on a ' +
-          'quadratic scale from zero (a handle at p means `max_minor · p²`), empty when there are no prices.',
+          'quadratic scale from zero (a handle at p means `max_minor · p²`), empty when there are no prices. ' +
+          '`units` gives the same for each price unit on its own scale: a price per night and a price per month ' +
+          'are not compared, so a price filter is set on one unit and sent with `price_unit`.',
         querystring: PriceRangeParams,
         response: { 200: PriceRangeResponse },
       },

@@ -20,6 +20,7 @@ export default async function suggestRoute(app: FastifyInstance, { services }: R
               { id: 13, kind: 'food', title: 'Kata vegan cafe', place_name: 'Kata' },
               { id: 10, kind: 'transport', title: 'Kata scooter rental', place_name: 'Kata' },
             ],
+            categories: [],
           },
         },
       },
@@ -28,8 +29,9 @@ export default async function suggestRoute(app: FastifyInstance, { services }: R
         tags: ['search'],
         summary: 'Suggestions of places and listings as the guest types',
         description:
-          'For a search box: places matched by their translated names and listings matched by their titles, ' +
-          'texts in the request language. Public; a short list per call, meant to be asked on each keystroke.',
+          'For a search box: places matched by their translated names, listings matched by their titles (the same ' +
+          'title in the same place once) and the categories its words name, texts in the request language. ' +
+          'Public; a short list per call, meant to be asked on each keystroke.',
         querystring: SuggestParams,
         response: { 200: SuggestResponse },
       },
