@@ -4,7 +4,9 @@ import { signAccessToken } from '@guest/auth';
 import { readApi } from '@guest/read-api';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { expectEnvelope, http } from '../support/http.ts';
-import { loadCatalog } from './search/support.ts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { FIXTURES, loadCatalog, loadCatalogText } from './search/support.ts';
 
 /**
  * `GET /v1/listings/{id}` (DESIGN.md section 7): the listing page from the index, as a client
@@ -16,6 +18,14 @@ const ids = new Map<string, number>();
 beforeAll(async () => {
   t = await startTestApp({ apps: [readApi], clock: fixedClock('2026-11-27T03:00:00Z') });
   await loadCatalog(t, 'catalog.ndjson');
+  // A stay priced per month: S2 again, as M1.
+  const s2 = readFileSync(path.join(FIXTURES, 'catalog.ndjson'), 'utf8')
+    .split('\n')
+    .find((l) => l.includes('"external_id":"S2"'))!;
+  await loadCatalogText(
+    t,
+    s2.replace('"external_id":"S2"', '"external_id":"M1"').replace('"unit":"night"', '"unit":"month"'),
+  );
   const { rows } = await t.sql.query<{ id: number; external_id: string }>('select id, external_id from listings');
   for (const r of rows) ids.set(r.external_id, Number(r.id));
 });
@@ -230,6 +240,12 @@ describe('availability and the total of a stay', () => {
       nights: 1,
       units: 1,
     });
+  });
+
+  it('per month: the nights’ share of a 30-night month, as the feed’s cards count it', async () => {
+    const b = (await page('M1', { date_from: '2026-12-01', date_to: '2026-12-08' })).body.availability;
+    expect(b).toMatchObject({ free: true, nights: 7, total_minor: Math.round((150000 * 7) / 30), currency: 'THB' });
+    expect(b.units).toBeCloseTo(7 / 30);
   });
 
   it('no dates: no availability', async () => {

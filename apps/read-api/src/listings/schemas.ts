@@ -93,11 +93,13 @@ export const ListingAvailability = z
       description: 'Most guests: `max_guests` of a stay, the group size of an experience; null for kinds without one.',
     }),
     nights: z.number().int().meta({ description: 'Days from `date_from` to `date_to` (nights of a stay).' }),
-    units: z
+    units: z.number().meta({
+      description: 'How many times the price is counted in `total_minor` (see the operation); a fraction per month.',
+    }),
+    total_minor: z
       .number()
       .int()
-      .meta({ description: 'How many times the price is counted in `total_minor` (see the operation).' }),
-    total_minor: z.number().int().meta({ description: 'In the listing’s currency: the price times `units`.' }),
+      .meta({ description: 'In the listing’s currency: the price times `units`, in whole minor units.' }),
     currency: z.string(),
     converted_total: ConvertedPrice.nullable().meta({
       description: '`total_minor` in the requested `currency`; null without a rate.',

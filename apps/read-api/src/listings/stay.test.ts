@@ -35,13 +35,13 @@ describe('priceUnits', () => {
     ['night', 3, 2, null, 3],
     ['day', 3, 2, null, 3],
     ['month', 30, 1, null, 1],
-    ['month', 31, 1, null, 2],
+    ['month', 45, 1, null, 1.5],
     ['person', 3, 4, 120, 4],
     ['hour', 1, 2, 90, 2],
     ['hour', 1, 2, null, 1],
     ['trip', 5, 3, null, 1],
     ['item', 5, 3, null, 1],
-  ] as const)('%s, %i days, %i guests, %s minutes: %i', (unit, nights, guests, duration, units) => {
+  ] as const)('%s, %i days, %i guests, %s minutes: %d', (unit, nights, guests, duration, units) => {
     expect(priceUnits(unit, nights, guests, duration)).toBe(units);
   });
 });
@@ -62,6 +62,18 @@ describe('priceStay', () => {
       nights: 3,
       units: 3,
       total_minor: 3000,
+    });
+  });
+
+  it("per month: the nights' share of a 30-night month, rounded as the feed card's total", () => {
+    expect(
+      priceStay(
+        { from: '2026-12-01', to: '2026-12-08', guests: 1 },
+        { ...listing, unit: 'month', price_minor: 3000001 },
+      ),
+    ).toMatchObject({
+      nights: 7,
+      total_minor: Math.round((3000001 * 7) / 30),
     });
   });
 

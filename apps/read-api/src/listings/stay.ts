@@ -1,4 +1,5 @@
 import { addDays, epochDay, type PRICE_UNITS } from '@guest/catalog';
+import { NIGHTS_A_MONTH } from '../search/totals.ts';
 
 /**
  * The listing page's calendar and the price of a stay, pure: the blocked ranges of the window
@@ -31,7 +32,8 @@ export function blockedWithin(blocked: ReadonlyArray<{ gte: string; lt: string }
 
 /**
  * How many times the price is counted for a stay of `nights` days and `guests` guests:
- * `night` and `day` once a day; `month` once per started 30 days; `person` once per guest (the
+ * `night` and `day` once a day; `month` a 30-night month's share a night (as the feed's card
+ * totals, `search/totals.ts`, so the card and the page agree); `person` once per guest (the
  * whole activity, whatever its length); `hour` once per started hour of the listing's duration
  * (one hour when it has none); `trip` and `item` once.
  */
@@ -41,7 +43,7 @@ export function priceUnits(unit: PriceUnit, nights: number, guests: number, dura
     case 'day':
       return nights;
     case 'month':
-      return Math.ceil(nights / 30);
+      return nights / NIGHTS_A_MONTH;
     case 'person':
       return guests;
     case 'hour':
@@ -87,7 +89,11 @@ export function priceStay(
     reason: clash ? 'blocked' : over ? 'over_capacity' : null,
     nights,
     units,
-    total_minor: units * listing.price_minor,
+    // Rounded as the card's total is: the price of the nights, then whole minor units.
+    total_minor:
+      listing.unit === 'month'
+        ? Math.round((listing.price_minor * nights) / NIGHTS_A_MONTH)
+        : units * listing.price_minor,
   };
 }
 

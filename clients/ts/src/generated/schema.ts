@@ -1198,7 +1198,7 @@ export interface paths {
      * One listing: the card, description, photos, amenities, calendar and the price of a stay
      * @description A published listing from the index; optional sign-in adds `is_favorite`. Texts and names are in the request language (`lang` or `Accept-Language`), else English. `price` is in the listing’s own currency; `converted` in `currency` (default THB) through the latest FX rates, approximate. `blocked` lists the days not bookable from today, in the zone of the listing's place, for 365 days.
      *
-     *     With `date_from` (and `date_to`, exclusive; one day without it) and `guests` (default 1), `availability` says whether the listing is free then and what the stay costs, in the listing’s currency and converted. `free` is false with `reason` `blocked` when a blocked day falls in the range and `over_capacity` when there are more guests than the listing takes (stays: `max_guests`; experiences: the group size; other kinds take any number). `total_minor` is the price times `units`: per `night` and per `day`, one per day of the range; per `month`, one per started 30 days; per `person`, one per guest (the whole activity); per `hour`, one per started hour of the listing’s `duration_min` attribute (one without it); per `trip` and per `item`, one. Dates must lie between today and 365 days ahead (400 `validation_error`, `reason` `before_today` or `beyond_calendar`), `date_to` after `date_from` and at most 180 days from it, and `guests` needs `date_from`.
+     *     With `date_from` (and `date_to`, exclusive; one day without it) and `guests` (default 1), `availability` says whether the listing is free then and what the stay costs, in the listing’s currency and converted. `free` is false with `reason` `blocked` when a blocked day falls in the range and `over_capacity` when there are more guests than the listing takes (stays: `max_guests`; experiences: the group size; other kinds take any number). `total_minor` is the price times `units`: per `night` and per `day`, one per day of the range; per `month`, the nights over 30 (a month is 30 nights, as on the feed’s cards); per `person`, one per guest (the whole activity); per `hour`, one per started hour of the listing’s `duration_min` attribute (one without it); per `trip` and per `item`, one. Dates must lie between today and 365 days ahead (400 `validation_error`, `reason` `before_today` or `beyond_calendar`), `date_to` after `date_from` and at most 180 days from it, and `guests` needs `date_from`.
      *
      *     Conditional: the `ETag` changes with anything in the answer; `If-None-Match` with the current one gives 304 without a body. An id no published listing has: 404 `not_found`. Errors: `validation_error` (400), `not_found` (404), `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
      */
@@ -2457,9 +2457,9 @@ export interface components {
       capacity: number | null;
       /** @description Days from `date_from` to `date_to` (nights of a stay). */
       nights: number;
-      /** @description How many times the price is counted in `total_minor` (see the operation). */
+      /** @description How many times the price is counted in `total_minor` (see the operation); a fraction per month. */
       units: number;
-      /** @description In the listing’s currency: the price times `units`. */
+      /** @description In the listing’s currency: the price times `units`, in whole minor units. */
       total_minor: number;
       currency: string;
       /** @description `total_minor` in the requested `currency`; null without a rate. */

@@ -36,7 +36,8 @@ export default async function listingPageRoute(
           '`free` is false with `reason` `blocked` when a blocked day falls in the range and `over_capacity` when ' +
           'there are more guests than the listing takes (stays: `max_guests`; experiences: the group size; other ' +
           'kinds take any number). `total_minor` is the price times `units`: per `night` and per `day`, one per ' +
-          'day of the range; per `month`, one per started 30 days; per `person`, one per guest (the whole ' +
+          'day of the range; per `month`, the nights over 30 (a month is 30 nights, as on the feed’s cards); per ' +
+          '`person`, one per guest (the whole ' +
           'activity); per `hour`, one per started hour of the listing’s `duration_min` attribute (one without it); ' +
           `per \`trip\` and per \`item\`, one. Dates must lie between today and ${config.LISTING_CALENDAR_DAYS} days ahead ` +
           `(400 \`validation_error\`, \`reason\` \`before_today\` or \`beyond_calendar\`), \`date_to\` after \`date_from\` ` +
