@@ -155,6 +155,7 @@ async function knownValues(): Promise<Map<string, string[]>> {
   ];
   return new Map([
     ['listing_id', listings],
+    ['id', listings],
     ['slug', slugs],
     ['parent_id', await q('select id::text as v from places order by id limit 5')],
     ['category', await q(`select code as v from categories where kind = 'event' order by code`)],

@@ -23,6 +23,7 @@ import searchCount from './routes/v1/search/count.ts';
 import searchPriceRange from './routes/v1/search/price-range.ts';
 import searchFilterValues from './routes/v1/search/filter-values.ts';
 import searchSuggest from './routes/v1/search/suggest.ts';
+import listingPage from './routes/v1/listings/[id].ts';
 import nodes from './routes/v1/nodes.ts';
 import clientConfig from './routes/v1/config.ts';
 import currencies from './routes/v1/currencies.ts';
@@ -56,6 +57,7 @@ const ROUTES = [
   searchPriceRange,
   searchFilterValues,
   searchSuggest,
+  listingPage,
   nodes,
   clientConfig,
   currencies,
@@ -86,7 +88,7 @@ export const readApi: AppPlugin = {
   name: 'read-api',
   plugin: readApiPlugin,
   tags: [
-    { name: 'search', description: 'Listings search: feed, map, counts, price range, suggestions.' },
+    { name: 'search', description: 'Listings search: feed, map, counts, price range, suggestions, listing pages.' },
     { name: 'events', description: 'The events listing: feed, calendar strip, upcoming, map, event pages.' },
     { name: 'map', description: 'Map resources (style, tiles, fonts, sprites) through the API.' },
     { name: 'reference', description: 'Reference data: places, categories, amenities, currencies, configuration.' },

@@ -14,6 +14,7 @@ import { createDemoPhotosService, type DemoPhotosService } from './demo-photos/s
 import { createEventsService, type EventsService } from './events/service.ts';
 import { createFxService, type FxService } from './fx/service.ts';
 import { createI18nService, type I18nService } from './i18n/service.ts';
+import { createListingsService, type ListingsService } from './listings/service.ts';
 import { MapUpstream } from './map/upstream.ts';
 import { createNodesService, type NodesService } from './nodes/service.ts';
 import { createPlacesService, type PlacesService } from './places/service.ts';
@@ -37,6 +38,8 @@ export interface ReadServiceDeps {
 /** Every service of the read API: route handlers, benches and scripts reach them only through this. */
 export interface ReadServices {
   search: SearchService;
+  /** The listing page (`/v1/listings/{id}`). */
+  listings: ListingsService;
   events: EventsService;
   places: PlacesService;
   categories: CategoriesService;
@@ -87,6 +90,7 @@ export function createReadServices(deps: ReadServiceDeps): ReadServices {
     pollMs: config.SEARCH_CACHE_GENERATION_POLL_MS,
     indices: [indices.listings, indices.places],
   });
+  const amenities = createAmenitiesService({ db, cacheTtlS });
   const categories = createCategoriesService({ db, engine, indices, cacheTtlS });
   const clusterTiles = createClusterTiles({
     ttlMs: config.SEARCH_CACHE_TTL_MS,
@@ -106,10 +110,11 @@ export function createReadServices(deps: ReadServiceDeps): ReadServices {
       understanding,
       categories,
     }),
+    listings: createListingsService({ engine, indices, fx, amenities, i18n, clock, config, database }),
     events: createEventsService({ engine, index: indices.events, cursors, clock, config, understanding }),
     places: createPlacesService({ engine, indices, clock }),
     categories,
-    amenities: createAmenitiesService({ db, cacheTtlS }),
+    amenities,
     currencies,
     fx,
     clientConfig,

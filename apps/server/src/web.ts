@@ -16,6 +16,7 @@ export const PAGE_PATHS = [
   '/',
   '/events',
   '/events/*',
+  '/listings/*',
   '/sign-in',
   '/account',
   // Also the pages the write API's mails link to (apps/write-api/src/auth/mails.ts).

@@ -83,10 +83,22 @@ export function useLocation(): Location {
 export function navigate(href: string, opts: { replace?: boolean } = {}): void {
   const current = read();
   if (href === current.href) return;
-  if (opts.replace) history.replaceState(null, '', href);
-  else history.pushState(null, '', href);
+  if (opts.replace) history.replaceState(history.state, '', href);
+  else history.pushState({ depth: historyDepth() + 1 }, '', href);
   location.set(read());
   if (!opts.replace) window.scrollTo(0, 0);
+}
+
+/** How many steps of this page's own history lie behind the current one (0 on the first view or a link opened anew). */
+function historyDepth(): number {
+  const depth = (history.state as { depth?: unknown } | null)?.depth;
+  return typeof depth === 'number' ? depth : 0;
+}
+
+/** Back to the view before this one when it was this page's own (a card, a pin), else to `fallback`. */
+export function goBack(fallback: string): void {
+  if (historyDepth() > 0) history.back();
+  else navigate(fallback);
 }
 
 /**

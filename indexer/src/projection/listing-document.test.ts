@@ -101,11 +101,14 @@ describe('projectListing (pure)', () => {
     expect(doc.place).toEqual({ id: 3, slug: 'p-3', level: 'district', name: { en: 'Kata' } });
   });
 
-  it('given photos, then only the first is in the document (the card shows no other); none, then null', () => {
+  it('given photos, then the first is the cover and every photo is kept in order for the listing page; none, then null and empty', () => {
     const first = { thumb: 't1', medium: 'm1', large: 'l1' };
     const second = { thumb: 't2', medium: 'm2', large: null };
-    expect(projectListing(given({ photos: [first, second] }), ctx)!.cover_photo).toEqual(first);
+    const doc = projectListing(given({ photos: [first, second] }), ctx)!;
+    expect(doc.cover_photo).toEqual(first);
+    expect(doc.photos).toEqual([first, second]);
     expect(projectListing(given(), ctx)!.cover_photo).toBeNull();
+    expect(projectListing(given(), ctx)!.photos).toEqual([]);
   });
 
   it('given a USD price, then the base-currency price is converted with the FX table (100.00 USD / 0.025 = 4000.00 THB)', () => {

@@ -90,6 +90,7 @@ export function projectListing(src: ListingSource, ctx: ProjectionContext): List
     amenities: src.amenityCodes,
     blocked: src.blocked.map((b) => ({ gte: b.dateFrom, lt: b.dateTo })),
     cover_photo: l.photos[0] ?? null,
+    photos: l.photos,
     created_at: l.createdAt.toISOString(),
     ...sharedFields(src, kind),
     ...(Object.fromEntries(LISTING_KINDS.map((k) => [k, k === kind ? src[k] : null])) as ListingBlocks),

@@ -62,11 +62,12 @@ export interface ListingDocument extends ListingBlocks, SharedDocument {
   /** Not bookable: `gte` inclusive, `lt` exclusive (a `date_range`); available = no overlap. */
   blocked: Array<{ gte: string; lt: string }>;
   /**
-   * The first photo, the only one a card shows. The index keeps no other: every photo with its
-   * three sizes was a third of a feed page's engine answer (25 KB for 21 cards), which the
-   * engine read and wrote and the read API parsed on every page.
+   * The first photo, the only one a card shows: the feed reads this field alone (`CARD_SOURCE`),
+   * never `photos`, so a feed page's engine answer stays small whatever a listing has.
    */
   cover_photo: { thumb: string; medium: string; large: string | null } | null;
+  /** Every photo with its three sizes, in the host's order: the listing page's gallery (stored, not indexed). */
+  photos: Array<{ thumb: string; medium: string; large: string | null }>;
   created_at: string;
   /** Titles in every language, for search-as-you-type suggestions. */
   suggest: string[];

@@ -70,6 +70,11 @@ interface AttributeBase {
   filter?: FilterSpec;
   /** Its values, with how many listings have each, are listed by `/v1/search/filter-values` under the filter's name. */
   facet?: true;
+  /**
+   * Where the interface dictionary names its values: `listing.vehicle` names `scooter` with
+   * `listing.vehicle.scooter`. The attribute itself is named by `listing.attribute.<name>`.
+   */
+  valueNames?: string;
 }
 
 export interface BlockAttribute extends AttributeBase {
@@ -93,6 +98,7 @@ const STAY_FLAG = 'Stays: the flag must equal this value.';
 /** In the order the filter parameters are documented and their clauses built. */
 export const LISTING_ATTRIBUTES = {
   property_type: {
+    valueNames: 'listing.property_type',
     kinds: ['stay'],
     column: 'propertyType',
     value: value.code,
@@ -101,6 +107,7 @@ export const LISTING_ATTRIBUTES = {
     facet: true,
   },
   room_type: {
+    valueNames: 'listing.room_type',
     kinds: ['stay'],
     column: 'roomType',
     value: value.code,
@@ -251,6 +258,7 @@ export const LISTING_ATTRIBUTES = {
     facet: true,
   },
   vehicle_kind: {
+    valueNames: 'listing.vehicle',
     kinds: ['transport'],
     column: 'vehicleKind',
     value: value.code,
@@ -259,6 +267,7 @@ export const LISTING_ATTRIBUTES = {
     facet: true,
   },
   transmission: {
+    valueNames: 'listing.transmission',
     kinds: ['transport'],
     column: 'transmission',
     value: value.oneOf(TRANSMISSIONS),
@@ -274,6 +283,7 @@ export const LISTING_ATTRIBUTES = {
     filter: { param: 'seats_min', op: 'min', description: 'Transport.' },
   },
   format: {
+    valueNames: 'listing.food_format',
     kinds: ['food'],
     column: 'format',
     value: value.code,
@@ -282,6 +292,7 @@ export const LISTING_ATTRIBUTES = {
     facet: true,
   },
   diets: {
+    valueNames: 'listing.diet',
     kinds: ['food'],
     column: 'diets',
     value: value.code,

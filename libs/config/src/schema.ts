@@ -340,6 +340,10 @@ export const envSchema = z.object({
   INDEXER_STATS_LOG_MS: int(30_000, 1000, 3_600_000),
   INDEXER_OLD_INDEX_GRACE_MS: int(2000, 0, 600_000),
   EVENTS_HORIZON_DAYS: int(180, 1, 730),
+  /** Days from today the listing page's calendar covers: its blocked ranges and the dates it prices. */
+  LISTING_CALENDAR_DAYS: int(365, 1, 730),
+  /** Most days between `date_from` and `date_to` the listing page prices at once. */
+  LISTING_RANGE_MAX_DAYS: int(180, 1, 730),
   DEMO_LISTINGS: int(2000, 0, 1_000_000),
   DEMO_EVENTS: int(150, 0, 100_000),
   DEMO_SEED: int(20261121, 0),

@@ -21,6 +21,7 @@ export { installGracefulShutdown } from './shutdown.ts';
 export { limitParam, cursorParam, langParam, queryBool, MessageResponse, pageOf } from './schemas.ts';
 export { runHttpServer, packageVersion } from './start.ts';
 export { publicBaseUrl } from './public-url.ts';
+export { etagMatches } from './etag.ts';
 export { addressGroup } from './address.ts';
 export { securityHeaders, metricsAccess, carriesMetricsToken } from './security-headers.ts';
 export { addGauge } from './metrics.ts';

@@ -50,3 +50,12 @@ export function groupAmenities(rows: AmenityRow[], kind: string | null, lang: Co
       };
     });
 }
+
+/** Pure: the amenities `codes` names, in their order, in `lang`; a code the table lacks is named after itself. */
+export function nameAmenities(rows: AmenityRow[], codes: readonly string[], lang: ContentLanguage) {
+  const byCode = new Map(rows.map((r) => [r.code, r]));
+  return codes.map((code) => {
+    const row = byCode.get(code);
+    return { code, name: (row && pickText(row.name, lang, lang)?.text) ?? humanize(code) };
+  });
+}

@@ -2,7 +2,7 @@ import { asc } from 'drizzle-orm';
 import { schema, type Db } from '@guest/db';
 import type { ContentLanguage } from '@guest/catalog';
 import { createTtlCache } from '../ttl-cache.ts';
-import { groupAmenities, type AmenityRow } from './groups.ts';
+import { groupAmenities, nameAmenities, type AmenityRow } from './groups.ts';
 
 export interface AmenitiesServiceDeps {
   db: Db;
@@ -30,6 +30,12 @@ export function createAmenitiesService(deps: AmenitiesServiceDeps) {
     async grouped(kind: string | null, lang: ContentLanguage) {
       const rows = await cache.get('all', readAmenities);
       return groupAmenities(rows, kind, lang);
+    },
+    /** The amenities `codes` names, in their order, named in `lang` (an unknown code named after itself). */
+    async named(codes: readonly string[], lang: ContentLanguage) {
+      if (!codes.length) return [];
+      const rows = await cache.get('all', readAmenities);
+      return nameAmenities(rows, codes, lang);
     },
   };
 }

@@ -4,6 +4,7 @@ import { currentLang, useT } from '../i18n.ts';
 import { hrefTo, type RouteProps } from '../router.ts';
 import { Heart } from '../ui/heart.tsx';
 import { Link } from '../ui/link.tsx';
+import { listingHref } from '../links.ts';
 import { ErrorNote, Loading } from '../ui/notice.tsx';
 
 type Favorite = Schemas['FavoriteItem'];
@@ -47,7 +48,9 @@ export function FavoritesScreen(_: RouteProps) {
         <ul class="favorites">
           {items.map((f) => (
             <li key={f.listing_id} data-id={f.listing_id}>
-              <span class="fav-title">{f.title}</span>
+              <Link class="fav-title" href={listingHref(f.listing_id)}>
+                {f.title}
+              </Link>
               <small class="hint">
                 {t(`kind.${f.kind}`)} · {t('account.favorites.added', { date: added(f.added_at) })}
               </small>

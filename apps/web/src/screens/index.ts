@@ -2,6 +2,7 @@ import { registerScreen } from '../router.ts';
 import { EventPage } from './events/event-page.tsx';
 import { EventsScreen } from './events/events-screen.tsx';
 import { SearchScreen } from './search/search-screen.tsx';
+import { ListingPage } from './listing/listing-page.tsx';
 import { SignIn } from './sign-in.tsx';
 
 /** The screens of the page outside the account area (which registers its own in `account/index.ts`). */
@@ -13,4 +14,5 @@ registerScreen({
   nav: { label: 'nav.events', order: 20 },
 });
 registerScreen({ path: '/events/:slug', component: EventPage, title: 'events.title' });
+registerScreen({ path: '/listings/:id', component: ListingPage, title: 'web.listing.title' });
 registerScreen({ path: '/sign-in', component: SignIn, title: 'nav.sign_in' });

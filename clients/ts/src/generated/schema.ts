@@ -1187,6 +1187,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/listings/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One listing: the card, description, photos, amenities, calendar and the price of a stay
+     * @description A published listing from the index; optional sign-in adds `is_favorite`. Texts and names are in the request language (`lang` or `Accept-Language`), else English. `price` is in the listing’s own currency; `converted` in `currency` (default THB) through the latest FX rates, approximate. `blocked` lists the days not bookable from today, in the zone of the listing's place, for 365 days.
+     *
+     *     With `date_from` (and `date_to`, exclusive; one day without it) and `guests` (default 1), `availability` says whether the listing is free then and what the stay costs, in the listing’s currency and converted. `free` is false with `reason` `blocked` when a blocked day falls in the range and `over_capacity` when there are more guests than the listing takes (stays: `max_guests`; experiences: the group size; other kinds take any number). `total_minor` is the price times `units`: per `night` and per `day`, one per day of the range; per `month`, the nights over 30 (a month is 30 nights, as on the feed’s cards); per `person`, one per guest (the whole activity); per `hour`, one per started hour of the listing’s `duration_min` attribute (one without it); per `trip` and per `item`, one. Dates must lie between today and 365 days ahead (400 `validation_error`, `reason` `before_today` or `beyond_calendar`), `date_to` after `date_from` and at most 180 days from it, and `guests` needs `date_from`.
+     *
+     *     Conditional: the `ETag` changes with anything in the answer; `If-None-Match` with the current one gives 304 without a body. An id no published listing has: 404 `not_found`. Errors: `validation_error` (400), `not_found` (404), `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     */
+    get: operations['getListing'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/nodes': {
     parameters: {
       query?: never;
@@ -2358,6 +2382,148 @@ export interface components {
       listings: components['schemas']['ListingSuggestion'][];
       /** @description Categories a word of `q` names, in any language or through a synonym ("diving", "массаж"): a search of `kind` and `category_id`. */
       categories: components['schemas']['CategorySuggestion'][];
+    };
+    ListingAmenity: {
+      code: string;
+      /** @description In the request language, else English. */
+      name: string;
+    };
+    ListingAttribute: {
+      /** @description The attribute as the catalog format names it in the kind’s block (`bedrooms`). */
+      code: string;
+      /** @description The attribute’s name in the request language. */
+      name: string;
+      /** @description As the catalog format writes it: a number, a flag, a code or a list of codes. */
+      value: number | boolean | string | string[];
+      /** @description The name of a code value (or of each code of a list) in the request language; null for numbers and flags. */
+      value_name: (string | string[]) | null;
+    };
+    ListingPathPlace: {
+      id: number;
+      slug: string;
+      name: string;
+      /** @enum {string} */
+      level: 'country' | 'region' | 'district' | 'area';
+    };
+    ListingLocation: {
+      /**
+       * @description `exact`: the point is the place itself; `approximate`: near it (the host moved it a little); `city_only`: no point is given, only the area of the listing’s place.
+       * @enum {string}
+       */
+      mode: 'exact' | 'approximate' | 'city_only';
+      /** @description Null for `city_only`. */
+      point: components['schemas']['ListingPoint'] | null;
+      /** @description `city_only` only (null otherwise): `[minLon, minLat, maxLon, maxLat]` of the listing’s place, the box around its centre and the located listings it holds; null when the place has neither. */
+      area: [number, number, number, number] | null;
+    };
+    ListingPrice: {
+      amount_minor: number;
+      currency: string;
+      /** @description What the price is for: `night`, `month`, `person`, `hour`, `day`, `trip`, `item`. */
+      unit: string;
+    };
+    ConvertedPrice: {
+      amount_minor: number;
+      currency: string;
+      /**
+       * @description Converted through the latest FX rates: a hint, never what is charged.
+       * @constant
+       */
+      approximate: true;
+    };
+    BlockedRange: {
+      /**
+       * Format: date
+       * @description First day not bookable.
+       */
+      from: string;
+      /**
+       * Format: date
+       * @description Day after the last day not bookable (exclusive).
+       */
+      to: string;
+    };
+    ListingAvailability: {
+      /** Format: date */
+      date_from: string;
+      /** Format: date */
+      date_to: string;
+      guests: number;
+      /** @description True when no blocked day falls in the range and the guests fit. */
+      free: boolean;
+      /** @description Why it is not free: a blocked day in the range, or more guests than the listing takes; null when free. */
+      reason: ('blocked' | 'over_capacity') | null;
+      /** @description Most guests: `max_guests` of a stay, the group size of an experience; null for kinds without one. */
+      capacity: number | null;
+      /** @description Days from `date_from` to `date_to` (nights of a stay). */
+      nights: number;
+      /** @description How many times the price is counted in `total_minor` (see the operation); a fraction per month. */
+      units: number;
+      /** @description In the listing’s currency: the price times `units`, in whole minor units. */
+      total_minor: number;
+      currency: string;
+      /** @description `total_minor` in the requested `currency`; null without a rate. */
+      converted_total: components['schemas']['ConvertedPrice'] | null;
+    };
+    ListingPageResponse: {
+      id: number;
+      /** @enum {string} */
+      kind: 'stay' | 'experience' | 'service' | 'transport' | 'food';
+      /** @description In the request language, else English, else the language the host wrote it in (see `lang`). */
+      title: string;
+      place: components['schemas']['ListingPlace'];
+      /** @description Null for objects shown at city level only (`city_only`). */
+      point: components['schemas']['ListingPoint'] | null;
+      price_minor: number;
+      currency: string;
+      price_unit: string;
+      rating_avg: number | null;
+      rating_count: number;
+      instant_book: boolean;
+      /** @description The first photo; null when there is none. */
+      photo: components['schemas']['ListingPhoto'] | null;
+      /**
+       * @description Language of `title`.
+       * @enum {string}
+       */
+      lang: 'en' | 'ru' | 'th' | 'zh-Hans';
+      /** @description Translation marker: true when `title` is not in the language the host wrote in. */
+      translated: boolean;
+      /** @description Only for signed-in guests. */
+      is_favorite?: boolean;
+      total?: components['schemas']['CardTotal'];
+      /** @description Full description, in the language of `description_lang`. */
+      description: string;
+      /** @description Language of `description` (request language, else English, else the original). */
+      description_lang: string;
+      /** @description Every photo in the host’s order, each in three sizes. */
+      photos: components['schemas']['ListingPhoto'][];
+      amenities: components['schemas']['ListingAmenity'][];
+      /** @description The kind’s own attributes, in catalog order. */
+      attributes: components['schemas']['ListingAttribute'][];
+      /** @description Languages the host speaks. */
+      languages: string[];
+      /** @description From the country down to the listing’s own place. */
+      place_path: components['schemas']['ListingPathPlace'][];
+      location: components['schemas']['ListingLocation'];
+      price: components['schemas']['ListingPrice'];
+      /** @description The price in the requested `currency` (default THB); null when no rate is known. */
+      converted: components['schemas']['ConvertedPrice'] | null;
+      /** @description Days not bookable from today (in the place’s zone) for the calendar window, clipped to it, earliest first. */
+      blocked: components['schemas']['BlockedRange'][];
+      /** @description The window `blocked` covers and the zone its days are in. */
+      calendar: {
+        /** Format: date */
+        from: string;
+        /**
+         * Format: date
+         * @description Exclusive.
+         */
+        to: string;
+        timezone: string;
+      };
+      /** @description With `date_from` only; null otherwise. */
+      availability: components['schemas']['ListingAvailability'] | null;
     };
     /** @description The main server: always present, even when there are no nodes. */
     OriginServer: {
@@ -11791,6 +11957,322 @@ export interface operations {
       };
       /** @description Bad Request: `validation_error`. */
       400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Internal Server Error: `internal_error`. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Service Unavailable: `unavailable`. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getListing: {
+    parameters: {
+      query?: {
+        /**
+         * @description Response language (else `Accept-Language`).
+         * @example en
+         */
+        lang?: string;
+        /**
+         * @description Currency `converted` and `availability.converted_total` are given in (default: the base currency, THB).
+         * @example THB
+         */
+        currency?: string;
+        /** @description First day (check-in), from today to 365 days ahead in the place’s zone. */
+        date_from?: string;
+        /** @description Day after the last (check-out, exclusive), after `date_from` and at most 180 days from it; without it, the one day `date_from`. */
+        date_to?: string;
+        /** @description Guests of the stay (default 1); needs `date_from`. */
+        guests?: number;
+      };
+      header?: {
+        /** @description Preferred languages of the answer's texts (`en`, `ru`, `th`, `zh-Hans`); `lang`, where offered, wins. */
+        'Accept-Language'?: components['parameters']['AcceptLanguage'];
+        /** @description The `ETag` of a copy the client holds: 304 without a body when it is still current. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /**
+         * @description The listing’s id (as on its card).
+         * @example 3
+         */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          ETag: components['headers']['ETag'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 3,
+           *       "kind": "stay",
+           *       "title": "Patong party hostel room",
+           *       "place": {
+           *         "id": 6,
+           *         "slug": "patong",
+           *         "name": "Patong"
+           *       },
+           *       "point": {
+           *         "lat": 7.894,
+           *         "lon": 98.298
+           *       },
+           *       "price_minor": 5000,
+           *       "currency": "USD",
+           *       "price_unit": "night",
+           *       "rating_avg": 3.9,
+           *       "rating_count": 12,
+           *       "instant_book": true,
+           *       "photo": {
+           *         "thumb": "https://img.example/S3/480.jpg",
+           *         "medium": "https://img.example/S3/1600.jpg",
+           *         "large": "https://img.example/S3/2560.jpg"
+           *       },
+           *       "lang": "en",
+           *       "translated": false,
+           *       "is_favorite": false,
+           *       "description": "A private room in the loudest street of the island.",
+           *       "description_lang": "en",
+           *       "photos": [
+           *         {
+           *           "thumb": "https://img.example/S3/480.jpg",
+           *           "medium": "https://img.example/S3/1600.jpg",
+           *           "large": "https://img.example/S3/2560.jpg"
+           *         }
+           *       ],
+           *       "amenities": [
+           *         {
+           *           "code": "wifi",
+           *           "name": "Wi-Fi"
+           *         }
+           *       ],
+           *       "attributes": [
+           *         {
+           *           "code": "property_type",
+           *           "name": "Property type",
+           *           "value": "hostel",
+           *           "value_name": "Hostel"
+           *         },
+           *         {
+           *           "code": "room_type",
+           *           "name": "Room type",
+           *           "value": "private_room",
+           *           "value_name": "Private room"
+           *         },
+           *         {
+           *           "code": "bedrooms",
+           *           "name": "Bedrooms",
+           *           "value": 1,
+           *           "value_name": null
+           *         },
+           *         {
+           *           "code": "beds",
+           *           "name": "Beds",
+           *           "value": 1,
+           *           "value_name": null
+           *         },
+           *         {
+           *           "code": "bathrooms",
+           *           "name": "Bathrooms",
+           *           "value": 1,
+           *           "value_name": null
+           *         },
+           *         {
+           *           "code": "max_guests",
+           *           "name": "Guests at most",
+           *           "value": 2,
+           *           "value_name": null
+           *         },
+           *         {
+           *           "code": "beach_distance_m",
+           *           "name": "Distance to the beach, m",
+           *           "value": 150,
+           *           "value_name": null
+           *         },
+           *         {
+           *           "code": "pets_allowed",
+           *           "name": "Pets allowed",
+           *           "value": false,
+           *           "value_name": null
+           *         },
+           *         {
+           *           "code": "smoking_allowed",
+           *           "name": "Smoking allowed",
+           *           "value": true,
+           *           "value_name": null
+           *         },
+           *         {
+           *           "code": "children_allowed",
+           *           "name": "Suitable for children",
+           *           "value": false,
+           *           "value_name": null
+           *         },
+           *         {
+           *           "code": "parties_allowed",
+           *           "name": "Parties allowed",
+           *           "value": true,
+           *           "value_name": null
+           *         },
+           *         {
+           *           "code": "long_stay",
+           *           "name": "Long-term stay",
+           *           "value": false,
+           *           "value_name": null
+           *         }
+           *       ],
+           *       "languages": [
+           *         "en"
+           *       ],
+           *       "place_path": [
+           *         {
+           *           "id": 1,
+           *           "slug": "thailand",
+           *           "name": "Thailand",
+           *           "level": "country"
+           *         },
+           *         {
+           *           "id": 2,
+           *           "slug": "phuket",
+           *           "name": "Phuket",
+           *           "level": "region"
+           *         },
+           *         {
+           *           "id": 6,
+           *           "slug": "patong",
+           *           "name": "Patong",
+           *           "level": "district"
+           *         }
+           *       ],
+           *       "location": {
+           *         "mode": "exact",
+           *         "point": {
+           *           "lat": 7.894,
+           *           "lon": 98.298
+           *         },
+           *         "area": null
+           *       },
+           *       "price": {
+           *         "amount_minor": 5000,
+           *         "currency": "USD",
+           *         "unit": "night"
+           *       },
+           *       "converted": {
+           *         "amount_minor": 177936,
+           *         "currency": "THB",
+           *         "approximate": true
+           *       },
+           *       "blocked": [],
+           *       "calendar": {
+           *         "from": "2026-11-27",
+           *         "to": "2027-11-27",
+           *         "timezone": "Asia/Bangkok"
+           *       },
+           *       "availability": null
+           *     }
+           */
+          'application/json': components['schemas']['ListingPageResponse'];
+        };
+      };
+      /** @description Not modified: the `If-None-Match` ETag is current. No body. */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          ETag: components['headers']['ETag'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request: `validation_error`. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Unauthorized: `unauthorized`. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Forbidden: `account_restricted`. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not Found: `not_found`. */
+      404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           RateLimit: components['headers']['RateLimit'];

@@ -1,14 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { etagMatches } from '@guest/http-kit';
 import { I18nQuery } from '../../i18n/params.ts';
 import { I18nResponse, NotModified } from '../../i18n/schemas.ts';
 import type { ReadRouteOptions } from '../../services.ts';
-
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  const bare = (t: string) => t.trim().replace(/^W\//, '');
-  return header.split(',').some((t) => t.trim() === '*' || bare(t) === etag);
-}
 
 /** GET /v1/i18n (spec 4.6): the full dictionary of one language, with conditional fetch. */
 export default async function i18nRoutes(app: FastifyInstance, { services, config }: ReadRouteOptions): Promise<void> {

@@ -1,34 +1,43 @@
 import type { Schemas } from '../../api.ts';
 import { priceUnit, shownPrice } from '../../format.ts';
 import { useT } from '../../i18n.ts';
+import { useLocation } from '../../router.ts';
 import { Heart } from '../../ui/heart.tsx';
+import { Link } from '../../ui/link.tsx';
+import { listingHref } from '../../links.ts';
 
-/** A listing card of the feed: photo, title (with the translation marker), place, price, rating, heart. */
+/**
+ * A listing card of the feed: photo, title (with the translation marker), place, price, rating,
+ * heart. The photo and the title open the listing's page.
+ */
 export function ListingCard({ card, currency }: { card: Schemas['ListingCard']; currency: string | null }) {
   const t = useT();
+  const href = listingHref(card.id, useLocation().query);
   const price = shownPrice(card.price_minor, card.currency, currency);
   const total = card.total ? shownPrice(card.total.total_minor, card.total.currency, currency) : null;
   // An amount converted from the listing's currency is marked approximate once: "≈", explained in its title.
   const approximate = price.approximate ? t('booking.price_approximate') : undefined;
   return (
     <article class="card" data-id={card.id} data-kind={card.kind}>
-      {card.photo ? (
-        <img
-          src={card.photo.thumb}
-          alt=""
-          loading="lazy"
-          width={480}
-          height={320}
-          onError={(e) =>
-            e.currentTarget.replaceWith(Object.assign(document.createElement('div'), { className: 'photo-none' }))
-          }
-        />
-      ) : (
-        <div class="photo-none" aria-hidden="true" />
-      )}
+      <Link href={href} class="card-photo" tabIndex={-1} aria-hidden="true">
+        {card.photo ? (
+          <img
+            src={card.photo.thumb}
+            alt=""
+            loading="lazy"
+            width={480}
+            height={320}
+            onError={(e) =>
+              e.currentTarget.replaceWith(Object.assign(document.createElement('div'), { className: 'photo-none' }))
+            }
+          />
+        ) : (
+          <div class="photo-none" aria-hidden="true" />
+        )}
+      </Link>
       <div class="card-body">
         <h3 class="card-title" lang={card.lang}>
-          {card.title}
+          <Link href={href}>{card.title}</Link>
         </h3>
         {card.translated && (
           <p class="translated" title={t('listing.translated')}>

@@ -1,13 +1,18 @@
 import { Fragment } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { Schemas } from '../../api.ts';
 import { useT } from '../../i18n.ts';
 import { ErrorNote, Loading } from '../../ui/notice.tsx';
 import { CardSkeletons } from '../../ui/skeleton.tsx';
 import { ListingCard } from './card.tsx';
 import { matchedPart } from './feed-notes.ts';
+import { keepFeedScroll } from './use-search.ts';
 
 interface Props {
+  /** The view the cards belong to (`useSearch`'s key): its scroll position is kept for coming back. */
+  viewKey: string;
+  /** Scroll to this once the cards are shown: the kept position of a view come back to. */
+  restoredTop: number | null;
   items: Schemas['ListingCard'][];
   hasMore: boolean;
   loading: boolean;
@@ -35,6 +40,10 @@ export function Feed(props: Props) {
   const { items, hasMore, loading, error, currency, loadMore } = props;
   const t = useT();
   const sentinel = useRef<HTMLDivElement>(null);
+  const section = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    if (props.restoredTop !== null && section.current) section.current.scrollTop = props.restoredTop;
+  }, [props.restoredTop]);
   const more = useRef(loadMore);
   more.current = loadMore;
   useEffect(() => {
@@ -63,7 +72,13 @@ export function Feed(props: Props) {
   );
 
   return (
-    <section class="feed" aria-label={t('web.feed_label')} aria-busy={loading}>
+    <section
+      ref={section}
+      class="feed"
+      aria-label={t('web.feed_label')}
+      aria-busy={loading}
+      onScroll={(e) => keepFeedScroll(props.viewKey, e.currentTarget.scrollTop)}
+    >
       <h2 class="visually-hidden">{t('web.feed_label')}</h2>
       {!props.failedMore && failure}
       {!loading && !error && items.length === 0 && <p class="empty">{t('search.no_results')}</p>}

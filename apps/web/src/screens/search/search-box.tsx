@@ -12,15 +12,18 @@ interface Props {
   kind: string;
   onSearch(q: string): void;
   onPlace(place: Schemas['PlaceSuggestion']): void;
+  /** A suggested listing was chosen: its page opens. */
+  onListing(id: number): void;
   /** A category was chosen: its listings (of its kind) are searched. */
   onCategory(category: Schemas['CategorySuggestion']): void;
 }
 
 /**
  * The text search with suggestions while typing (`/v1/search/suggest`, places and listings, in
- * the interface language): a combobox; Enter searches the text, a chosen place also moves the map.
+ * the interface language): a combobox; Enter searches the text, a chosen place also moves the map,
+ * a chosen listing opens its page.
  */
-export function SearchBox({ value, kind, onSearch, onPlace, onCategory }: Props) {
+export function SearchBox({ value, kind, onSearch, onPlace, onCategory, onListing }: Props) {
   const t = useT();
   const [text, setText] = useState(value);
   const [items, setItems] = useState<Suggestion[]>([]);
@@ -72,7 +75,7 @@ export function SearchBox({ value, kind, onSearch, onPlace, onCategory }: Props)
       onCategory(s.category);
     } else {
       setText(s.listing.title);
-      onSearch(s.listing.title);
+      onListing(s.listing.id);
     }
   }
 

@@ -4,7 +4,8 @@ import { appConfig } from '../../config.ts';
 import { useT } from '../../i18n.ts';
 import { MapCard } from '../../map/map-card.tsx';
 import { MapView } from '../../map/map-view.tsx';
-import { setQuery, type RouteProps } from '../../router.ts';
+import { navigate, setQuery, type RouteProps } from '../../router.ts';
+import { listingHref } from '../../links.ts';
 import { useSession } from '../../session.ts';
 import { usePhone } from '../../ui/use-phone.ts';
 import { Feed } from './feed.tsx';
@@ -56,7 +57,8 @@ export function SearchScreen({ query }: RouteProps) {
 
   function onMove(next: Area | null, v: View | null) {
     setArea(next);
-    if (v) setQuery({ map: mapViewToUrl(v) }, { replace: true });
+    // The map may still report its last move once another screen has taken its place (a listing).
+    if (v && window.location.pathname === '/') setQuery({ map: mapViewToUrl(v) }, { replace: true });
   }
 
   return (
@@ -67,6 +69,7 @@ export function SearchScreen({ query }: RouteProps) {
           value={query.get('q') ?? ''}
           kind={kind}
           onSearch={(q) => setQuery({ q: q || null })}
+          onListing={(id) => navigate(listingHref(id, query))}
           onPlace={(place) => {
             void api.GET('/v1/places/{slug}', { params: { path: { slug: place.slug } } }).then(({ data }) => {
               const c = data?.center;
@@ -113,6 +116,8 @@ export function SearchScreen({ query }: RouteProps) {
           <FiltersPanel query={query} count={count} invalid={search.fields} onClose={() => setShowFilters(false)} />
         )}
         <Feed
+          viewKey={search.key}
+          restoredTop={search.restoredTop}
           items={search.items}
           hasMore={search.hasMore}
           loading={search.loadingFeed}

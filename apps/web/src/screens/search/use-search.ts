@@ -54,6 +54,30 @@ const empty = (key: string): SearchState => ({
   unmatched: [],
 });
 
+/**
+ * The last view's answers, how far its feed was scrolled and the address it was shown at: coming
+ * back to that address (back from a listing page) shows them again, every page loaded and at the
+ * same place, without asking. The map settles its box again on the way (its first box is an
+ * estimate): while the address stays the one come back to, a new box of the same view keeps them.
+ */
+let kept: { state: SearchState; scrollTop: number; href: string; base: string; area: Area | null | undefined } | null =
+  null;
+
+/** The feed of the view `key` is scrolled to `top` (kept for coming back). */
+export function keepFeedScroll(key: string, top: number): void {
+  if (kept?.state.key === key) kept.scrollTop = top;
+}
+
+const pageHref = () => window.location.pathname + window.location.search;
+
+/** Two boxes of one view: the same zoom, edges apart by at most 2 % of the box. */
+function sameView(a: Area | null | undefined, b: Area | null | undefined): boolean {
+  if (!a || !b) return a === b;
+  const [x, y] = [a.bbox.split(',').map(Number), b.bbox.split(',').map(Number)];
+  const span = Math.max(Math.abs(x[2]! - x[0]!), Math.abs(x[3]! - x[1]!));
+  return Math.abs(a.zoom - b.zoom) < 0.05 && x.every((v, i) => Math.abs(v - y[i]!) <= span * 0.02);
+}
+
 const aborted = (err: unknown) => err instanceof DOMException && err.name === 'AbortError';
 
 /**
@@ -78,7 +102,15 @@ export function useSearch(
   const lang = useLang();
   const [attempt, setAttempt] = useState(0);
   const key = JSON.stringify({ filters, area, signedIn, lang });
+  // What the answers depend on besides the map's box.
+  const base = JSON.stringify({ filters, signedIn, lang });
+  // The address whose kept answers are shown (come back to), while it stays the page's.
+  const restored = useRef<Area | null | undefined | false>(false);
+  // The first area of this screen: only then can the view be one come back to.
+  const mounting = useRef(true);
   const [state, setState] = useState<SearchState>(() => empty(key));
+  // Where the feed is to be scrolled once the kept answers of this view are shown again.
+  const [restoredTop, setRestoredTop] = useState<number | null>(null);
   const latest = useRef(key);
   const controller = useRef<AbortController | null>(null);
   const apply = (forKey: string, patch: Partial<SearchState> | ((s: SearchState) => Partial<SearchState>)) =>
@@ -103,6 +135,23 @@ export function useSearch(
     latest.current = key;
     controller.current?.abort();
     if (area === undefined) return;
+    const back = kept;
+    const href = pageHref();
+    const first = mounting.current;
+    mounting.current = false;
+    if (first && back && back.base === base && back.href === href && !back.state.loadingFeed && !back.state.error) {
+      restored.current = back.area;
+      setState({ ...back.state, key });
+      setRestoredTop(back.scrollTop);
+      return;
+    }
+    if (attempt === 0 && restored.current !== false && sameView(restored.current, area) && back?.base === base) {
+      // The same view come back to, its box settled: the kept answers stay.
+      setState((s) => ({ ...s, key }));
+      return;
+    }
+    restored.current = false;
+    setRestoredTop(null);
     const abort = new AbortController();
     controller.current = abort;
     // The cards and markers of the previous view stay (marked busy) until the new answers come:
@@ -204,5 +253,12 @@ export function useSearch(
     return () => window.removeEventListener('online', retry);
   }, [state.error, retry]);
 
-  return { ...state, current: state.key === key, loadMore, retry };
+  useEffect(() => {
+    // Before its first area this screen shows nothing of its own: what is kept stays for it.
+    if (mounting.current) return;
+    const scrollTop = kept?.state.key === state.key ? kept.scrollTop : 0;
+    kept = { state, scrollTop, href: pageHref(), base, area: restored.current === false ? area : restored.current };
+  }, [state]);
+
+  return { ...state, current: state.key === key, restoredTop, loadMore, retry };
 }
