@@ -174,7 +174,8 @@ const SIGNED_IN: Array<[string, string, string]> = [
   ['password', '/account/password?lang=en', 'input[name="new_password"]'],
   ['sessions', '/account/sessions?lang=en', '.account li, .account table'],
   ['preferences', '/account/preferences?lang=en', '.account input[type="checkbox"]'],
-  ['favorites', '/account/favorites?lang=en', '.favorites li, .favorites .card'],
+  // Measured once the favorite shows as its listing's card.
+  ['favorites', '/account/favorites?lang=en', '.favorites .card:not(.favorite-row)'],
   ['transactions', '/account/transactions?lang=en', '.account table tbody tr'],
   ['delete', '/account/delete?lang=en', '.account button'],
 ];
