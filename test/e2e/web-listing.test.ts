@@ -25,7 +25,8 @@ let browser: Browser;
 
 beforeAll(async () => {
   buildWeb({ ifStale: true, quiet: true });
-  t = await startTestApp({ apps: [writeApi, readApi, webClient] });
+  // One favorite a page: the favorites screen pages on the cursor with two.
+  t = await startTestApp({ apps: [writeApi, readApi, webClient], config: { FAVORITES_LIMIT_DEFAULT: 1 } });
   await loadDemoCatalog(t.runtime, { listings: 400, events: 0, progress: false });
   await ensureDemoAccount(t.runtime.database.db, t.config, t.runtime.clock.now());
   browser = await launchChromium();
@@ -117,7 +118,7 @@ describe('the listing page', { timeout: 240_000 }, () => {
       const login = await http(t.url, 'POST', '/v1/auth/login', {
         body: { email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password },
       });
-      const favorites = await http(t.url, 'GET', '/v1/me/favorites', { token: login.body.access_token });
+      const favorites = await http(t.url, 'GET', '/v1/me/favorites?limit=100', { token: login.body.access_token });
       expect(favorites.body.items.map((f: { listing_id: number }) => f.listing_id)).toContain(id);
 
       for (const [screen, width] of Object.entries(widths)) {
@@ -221,9 +222,9 @@ describe('the listing page', { timeout: 240_000 }, () => {
     });
     const token = login.body.access_token as string;
     const saved = async () =>
-      ((await http(t.url, 'GET', '/v1/me/favorites', { token })).body.items as Array<{ listing_id: number }>).map(
-        (f) => f.listing_id,
-      );
+      (
+        (await http(t.url, 'GET', '/v1/me/favorites?limit=100', { token })).body.items as Array<{ listing_id: number }>
+      ).map((f) => f.listing_id);
     // From no favorite, whatever the tests before left.
     for (const id of await saved()) await http(t.url, 'DELETE', `/v1/me/favorites/${id}`, { token });
     // Two listings priced in the base currency, so that the cards show the API's amount as it is.
@@ -255,7 +256,14 @@ describe('the listing page', { timeout: 240_000 }, () => {
 
       await page.goto(`${t.url}/account/favorites?lang=en`);
       const cards = page.locator('.favorites .card:not(.favorite-row)');
-      await expect.poll(() => cards.count(), { timeout: 30_000 }).toBe(2);
+      // A page at a time (FAVORITES_LIMIT_DEFAULT is 1 here): the next one on the cursor.
+      const allCards = async () => {
+        await expect.poll(() => cards.count(), { timeout: 30_000 }).toBe(1);
+        await page.getByRole('button', { name: 'Show more' }).click();
+        await expect.poll(() => cards.count(), { timeout: 30_000 }).toBe(2);
+        expect(await page.getByRole('button', { name: 'Show more' }).count()).toBe(0);
+      };
+      await allCards();
       // Newest first, each with its listing's title and price from `GET /v1/listings/{id}`.
       for (const [n, answer] of [...pages].reverse().entries()) {
         const card = cards.nth(n);
@@ -279,7 +287,7 @@ describe('the listing page', { timeout: 240_000 }, () => {
       await page.waitForURL((u) => u.pathname === `/listings/${picked[1]}`);
       await expect.poll(() => page.locator('.listing-page h1').innerText()).toBe(pages[1]!.body.title);
       await page.goBack();
-      await expect.poll(() => cards.count(), { timeout: 30_000 }).toBe(2);
+      await allCards();
 
       // The heart un-favorites: the card leaves the screen and the account.
       await cards.first().getByRole('button', { name: 'Remove from favorites' }).click();
