@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aliasName } from '@guest/catalog';
 import { loadDemoCatalog } from '@guest/indexer';
 import { readApi } from '@guest/read-api';
 import { webClient } from '@guest/server/web';
@@ -13,7 +14,8 @@ import { launchChromium, screenshot, watchApi } from './web/browser.ts';
 /**
  * The listing page in the web client (`/listings/:id`), in Debian's Chromium. On a phone a guest
  * goes from the search to a listing (a card), asks for it as a favorite, is sent to sign in and
- * comes back to the listing, where the favorite is then set; no screen is wider than 390 px. On
+ * comes back to the listing, where the favorite is then set; no screen is wider than 390 px; the
+ * account's favorites show as the feed's cards, open their listing and leave with the heart. On
  * a desktop the page opens from a map pin and from a shared address (dates and all), and back
  * returns to the feed where it was left, every page loaded. Screenshots go to
  * test-results/browser/listing-*.png (the README's with WEB_SCREENSHOTS_DIR=docs/screenshots).
@@ -23,7 +25,8 @@ let browser: Browser;
 
 beforeAll(async () => {
   buildWeb({ ifStale: true, quiet: true });
-  t = await startTestApp({ apps: [writeApi, readApi, webClient] });
+  // One favorite a page: the favorites screen pages on the cursor with two.
+  t = await startTestApp({ apps: [writeApi, readApi, webClient], config: { FAVORITES_LIMIT_DEFAULT: 1 } });
   await loadDemoCatalog(t.runtime, { listings: 400, events: 0, progress: false });
   await ensureDemoAccount(t.runtime.database.db, t.config, t.runtime.clock.now());
   browser = await launchChromium();
@@ -115,7 +118,7 @@ describe('the listing page', { timeout: 240_000 }, () => {
       const login = await http(t.url, 'POST', '/v1/auth/login', {
         body: { email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password },
       });
-      const favorites = await http(t.url, 'GET', '/v1/me/favorites', { token: login.body.access_token });
+      const favorites = await http(t.url, 'GET', '/v1/me/favorites?limit=100', { token: login.body.access_token });
       expect(favorites.body.items.map((f: { listing_id: number }) => f.listing_id)).toContain(id);
 
       for (const [screen, width] of Object.entries(widths)) {
@@ -208,6 +211,112 @@ describe('the listing page', { timeout: 240_000 }, () => {
       } finally {
         await other.context.close();
       }
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("on a phone: two favorites show as the feed's cards with the API's titles and prices; a card opens its listing, the heart removes it", async () => {
+    const login = await http(t.url, 'POST', '/v1/auth/login', {
+      body: { email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password },
+    });
+    const token = login.body.access_token as string;
+    const saved = async () =>
+      (
+        (await http(t.url, 'GET', '/v1/me/favorites?limit=100', { token })).body.items as Array<{ listing_id: number }>
+      ).map((f) => f.listing_id);
+    // From no favorite, whatever the tests before left.
+    for (const id of await saved()) await http(t.url, 'DELETE', `/v1/me/favorites/${id}`, { token });
+    // Two listings priced in the base currency, so that the cards show the API's amount as it is.
+    const feed = await http(t.url, 'GET', '/v1/search/listings?limit=50&lang=en');
+    const picked = (feed.body.items as Array<{ id: number; currency: string }>)
+      .filter((c) => c.currency === 'THB')
+      .slice(0, 2)
+      .map((c) => c.id);
+    expect(picked).toHaveLength(2);
+    const pages = await Promise.all(picked.map((id) => http(t.url, 'GET', `/v1/listings/${id}?lang=en`)));
+    const thb = (minor: number) =>
+      new Intl.NumberFormat('en', { style: 'currency', currency: 'THB', maximumFractionDigits: 0 }).format(minor / 100);
+    const plain = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+    const { context, page } = await open({ width: 390, height: 844 }, true);
+    try {
+      await page.goto(`${t.url}/sign-in?lang=en`);
+      await page.locator('input[name="email"]').fill(DEMO_ACCOUNT.email);
+      await page.locator('input[name="password"]').fill(DEMO_ACCOUNT.password);
+      await page.locator('form button[type="submit"]').click();
+      await page.waitForURL((u) => u.pathname === '/');
+      // Favorited on their pages, one after the other.
+      for (const id of picked) {
+        await page.goto(`${t.url}/listings/${id}?lang=en`);
+        await page.getByRole('button', { name: 'Add to favorites' }).click();
+        await page.getByRole('button', { name: 'Remove from favorites' }).waitFor();
+      }
+      expect(await saved()).toEqual([...picked].reverse());
+
+      await page.goto(`${t.url}/account/favorites?lang=en`);
+      const cards = page.locator('.favorites .card:not(.favorite-row)');
+      // A page at a time (FAVORITES_LIMIT_DEFAULT is 1 here): the next one on the cursor.
+      const allCards = async () => {
+        await expect.poll(() => cards.count(), { timeout: 30_000 }).toBe(1);
+        await page.getByRole('button', { name: 'Show more' }).click();
+        await expect.poll(() => cards.count(), { timeout: 30_000 }).toBe(2);
+        expect(await page.getByRole('button', { name: 'Show more' }).count()).toBe(0);
+      };
+      await allCards();
+      // Newest first, each with its listing's title and price from `GET /v1/listings/{id}`.
+      for (const [n, answer] of [...pages].reverse().entries()) {
+        const card = cards.nth(n);
+        expect(Number(await card.getAttribute('data-id'))).toBe(answer.body.id);
+        expect(plain(await card.locator('.card-title').innerText())).toBe(plain(answer.body.title));
+        expect(plain(await card.locator('.card-price span').first().innerText())).toBe(
+          plain(thb(answer.body.price_minor)),
+        );
+        expect(await card.locator('.heart').getAttribute('aria-pressed')).toBe('true');
+      }
+      await expect.poll(() => page.locator('.favorites .card img').count()).toBe(2);
+      // A phone's width: nothing scrolls sideways, the hearts are a finger's size.
+      expect(await documentWidth(page)).toBeLessThanOrEqual(390);
+      for (const box of await Promise.all((await cards.locator('.heart').all()).map((h) => h.boundingBox()))) {
+        expect(Math.min(box!.width, box!.height)).toBeGreaterThanOrEqual(44);
+      }
+      await screenshot(page, 'favorites-phone', { scale: 'css' });
+
+      // A card opens its listing's page.
+      await cards.first().locator('.card-title a').click();
+      await page.waitForURL((u) => u.pathname === `/listings/${picked[1]}`);
+      await expect.poll(() => page.locator('.listing-page h1').innerText()).toBe(pages[1]!.body.title);
+      await page.goBack();
+      await allCards();
+
+      // The heart un-favorites: the card leaves the screen and the account.
+      await cards.first().getByRole('button', { name: 'Remove from favorites' }).click();
+      await expect.poll(() => cards.count()).toBe(1);
+      expect(await cards.first().getAttribute('data-id')).toBe(String(picked[0]));
+      expect(await saved()).toEqual([picked[0]]);
+      await page.reload();
+      await expect.poll(() => cards.count(), { timeout: 30_000 }).toBe(1);
+      expect(await page.locator('.favorites .favorite-row').count()).toBe(0);
+
+      // A favorite whose listing page answers 404 (taken down between the list and its page; here
+      // its document leaves the index alone) shows a row that says so, and its heart still removes it.
+      const listings = aliasName(t.config.INDEX_PREFIX, 'listings');
+      const query = { query: { term: { id: picked[0] } } };
+      expect(await t.runtime.search.deleteByQuery(listings, query, { refresh: true })).toBe(1);
+      expect((await http(t.url, 'GET', `/v1/listings/${picked[0]}`)).status).toBe(404);
+      await page.reload();
+      const gone = page.locator('.favorites .favorite-row.gone');
+      await gone.waitFor({ timeout: 30_000 });
+      expect(await cards.count()).toBe(0);
+      expect(plain(await gone.locator('.card-title').innerText())).toBe(plain(pages[0]!.body.title));
+      expect(await gone.innerText()).toContain('This listing is no longer available.');
+      expect(await gone.locator('a').count()).toBe(0);
+      expect(await documentWidth(page)).toBeLessThanOrEqual(390);
+      await screenshot(page, 'favorites-phone-gone', { scale: 'css' });
+      await gone.getByRole('button', { name: 'Remove from favorites' }).click();
+      await gone.waitFor({ state: 'detached' });
+      expect(await saved()).toEqual([]);
+      await page.getByText('No favorites yet').waitFor();
     } finally {
       await context.close();
     }

@@ -24,6 +24,7 @@ const HEIGHT = 844;
 let t: TestApp;
 let browser: Browser;
 let eventSlug = '';
+let listingId = 0;
 const report: string[] = [];
 
 beforeAll(async () => {
@@ -38,7 +39,8 @@ beforeAll(async () => {
     body: { email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password },
   });
   const feed = await http(t.url, 'GET', '/v1/search/listings?limit=1');
-  await http(t.url, 'PUT', `/v1/me/favorites/${feed.body.items[0].id}`, { token: login.body.access_token });
+  listingId = feed.body.items[0].id;
+  await http(t.url, 'PUT', `/v1/me/favorites/${listingId}`, { token: login.body.access_token });
   browser = await launchChromium();
 }, 300_000);
 afterAll(async () => {
@@ -164,6 +166,8 @@ const SIGNED_OUT: Array<[string, string, string]> = [
   ['events', '/events?lang=en', '.calendar .day'],
   // Measured once the venue map is drawn, with its buttons.
   ['event', '/events/SLUG?lang=en', '.event-page .venue-map[data-ready="true"]'],
+  // Measured once its map is drawn, with its buttons (the calendar comes before it).
+  ['listing', '/listings/ID?lang=en', '.listing-page .listing-map .maplibregl-ctrl-zoom-in'],
   ['sign-in', '/sign-in?lang=en', 'input[name="email"]'],
   ['sign-up', '/account/sign-up?lang=en', 'input[name="email"]'],
   ['not-found', '/no-such-page?lang=en', '.not-found h1'],
@@ -174,7 +178,8 @@ const SIGNED_IN: Array<[string, string, string]> = [
   ['password', '/account/password?lang=en', 'input[name="new_password"]'],
   ['sessions', '/account/sessions?lang=en', '.account li, .account table'],
   ['preferences', '/account/preferences?lang=en', '.account input[type="checkbox"]'],
-  ['favorites', '/account/favorites?lang=en', '.favorites li, .favorites .card'],
+  // Measured once the favorite shows as its listing's card.
+  ['favorites', '/account/favorites?lang=en', '.favorites .card:not(.favorite-row)'],
   ['transactions', '/account/transactions?lang=en', '.account table tbody tr'],
   ['delete', '/account/delete?lang=en', '.account button'],
 ];
@@ -185,7 +190,7 @@ describe('the web client on a phone', { timeout: 240_000 }, () => {
       const { context, page } = await phone(width);
       try {
         for (const [screen, path, ready] of SIGNED_OUT) {
-          await page.goto(`${t.url}${path.replace('SLUG', eventSlug)}`);
+          await page.goto(`${t.url}${path.replace('SLUG', eventSlug).replace('ID', String(listingId))}`);
           const shown = await page
             .locator(ready)
             .first()

@@ -6,9 +6,17 @@ import { useSession } from '../session.ts';
 
 /**
  * The favorite heart of a listing: shows `is_favorite` of the card and toggles it through the
- * favorites API. Signed out, it leads to sign-in and back.
+ * favorites API, then tells `onChange` the new state. Signed out, it leads to sign-in and back.
  */
-export function Heart({ listingId, initial }: { listingId: number; initial: boolean }) {
+export function Heart({
+  listingId,
+  initial,
+  onChange,
+}: {
+  listingId: number;
+  initial: boolean;
+  onChange?: (on: boolean) => void;
+}) {
   const t = useT();
   const signedIn = useSession() !== null;
   const [on, setOn] = useState(initial);
@@ -26,7 +34,9 @@ export function Heart({ listingId, initial }: { listingId: number; initial: bool
       ? await api.DELETE('/v1/me/favorites/{listing_id}', params)
       : await api.PUT('/v1/me/favorites/{listing_id}', params);
     setBusy(false);
-    if (res.response.ok) setOn(!on);
+    if (!res.response.ok) return;
+    setOn(!on);
+    onChange?.(!on);
   }
 
   return (

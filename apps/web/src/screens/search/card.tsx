@@ -8,9 +8,17 @@ import { listingHref } from '../../links.ts';
 
 /**
  * A listing card of the feed: photo, title (with the translation marker), place, price, rating,
- * heart. The photo and the title open the listing's page.
+ * heart. The photo and the title open the listing's page; `onFavorite` hears the heart's new state.
  */
-export function ListingCard({ card, currency }: { card: Schemas['ListingCard']; currency: string | null }) {
+export function ListingCard({
+  card,
+  currency,
+  onFavorite,
+}: {
+  card: Schemas['ListingCard'];
+  currency: string | null;
+  onFavorite?: (on: boolean) => void;
+}) {
   const t = useT();
   const href = listingHref(card.id, useLocation().query);
   const price = shownPrice(card.price_minor, card.currency, currency);
@@ -61,7 +69,7 @@ export function ListingCard({ card, currency }: { card: Schemas['ListingCard']; 
           </p>
         )}
       </div>
-      <Heart listingId={card.id} initial={card.is_favorite ?? false} />
+      <Heart listingId={card.id} initial={card.is_favorite ?? false} onChange={onFavorite} />
     </article>
   );
 }
