@@ -14,8 +14,21 @@ const CODE_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 /** A code of the catalog (amenity, property type, category…): lowercase letters, digits, `_` and `-`. */
 export const code = z.string().regex(CODE_RE, 'must be a lowercase code (a-z, 0-9, _ and -)');
 
-/** A whole number from `min` to `max`, written in decimal digits. */
-export const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const DIGITS_RE = /^-?\d+$/;
+
+/**
+ * A whole number from `min` to `max`, written in decimal digits: not ` 12 `, `+5`, `1e3`, `0x10`
+ * or an empty value, which a bare number coercion would take (the document says `integer`, and
+ * a validating proxy holds a client to that).
+ */
+export const int = (min: number, max: number) =>
+  z.preprocess((v, ctx) => {
+    if (typeof v === 'string' && !DIGITS_RE.test(v)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a whole number written in decimal digits', input: v });
+      return z.NEVER;
+    }
+    return v;
+  }, z.coerce.number().int().min(min).max(max));
 
 /** The JSON schema of a list's item, for the document (the list itself reads strings). */
 function itemSchema(item: z.ZodType): Record<string, unknown> {
@@ -29,16 +42,14 @@ function itemSchema(item: z.ZodType): Record<string, unknown> {
 /**
  * Repeated (`a=x&a=y`) or comma-separated (`a=x,y`) query values, as one array of at least one
  * value. A bad element is reported on the parameter itself (`details.field` = `amenities`, not
- * `amenities.2`), quoting it. The document says what each item is (`items`).
+ * `amenities.2`), quoting it. The document says what each item is (`items`); an item is taken as
+ * written (` 12 ` is no integer, ` pool` no code), as the document and a validating proxy read it.
  */
 export function list<T extends z.ZodType>(item: T, max = 50) {
   const listed = z.preprocess(
     (v) => {
       const raw = Array.isArray(v) ? v : [v];
-      return raw
-        .flatMap((s) => (typeof s === 'string' ? s.split(',') : [s]))
-        .map((s) => (typeof s === 'string' ? s.trim() : s))
-        .filter((s) => s !== '');
+      return raw.flatMap((s) => (typeof s === 'string' ? s.split(',') : [s])).filter((s) => s !== '');
     },
     z
       .array(z.string())
