@@ -14,21 +14,20 @@ const CODE_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 /** A code of the catalog (amenity, property type, category…): lowercase letters, digits, `_` and `-`. */
 export const code = z.string().regex(CODE_RE, 'must be a lowercase code (a-z, 0-9, _ and -)');
 
-const DIGITS_RE = /^-?\d+$/;
-
 /**
- * A whole number from `min` to `max`, written in decimal digits: not ` 12 `, `+5`, `1e3`, `0x10`
- * or an empty value, which a bare number coercion would take (the document says `integer`, and
- * a validating proxy holds a client to that).
+ * A whole number from `min` to `max`, written in decimal digits (as a parameter of its own, the
+ * HTTP kit's input screen refuses ` 12 `, `1e3`, `0x10` and an empty value, which a bare number
+ * coercion takes; as an item of a `list`, the list does).
  */
-export const int = (min: number, max: number) =>
-  z.preprocess((v, ctx) => {
-    if (typeof v === 'string' && !DIGITS_RE.test(v)) {
-      ctx.addIssue({ code: 'custom', message: 'must be a whole number written in decimal digits', input: v });
-      return z.NEVER;
-    }
-    return v;
-  }, z.coerce.number().int().min(min).max(max));
+export const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const DECIMAL_RE = /^-?[0-9]{1,16}(\.[0-9]{1,16})?$/;
+
+/** Whether a list item's schema is a number coerced from the query string (`int`, `z.coerce.number()`). */
+function coercedNumber(item: z.ZodType): boolean {
+  const def = (item as unknown as { _zod: { def: { type: string; coerce?: boolean } } })._zod.def;
+  return def.type === 'number' && def.coerce === true;
+}
 
 /** The JSON schema of a list's item, for the document (the list itself reads strings). */
 function itemSchema(item: z.ZodType): Record<string, unknown> {
@@ -57,7 +56,12 @@ export function list<T extends z.ZodType>(item: T, max = 50) {
       .max(max)
       .transform((values, ctx) => {
         const out: Array<z.output<T>> = [];
+        const numeric = coercedNumber(item);
         for (const v of values) {
+          if (numeric && !DECIMAL_RE.test(v)) {
+            ctx.addIssue({ code: 'custom', message: `"${v}": must be a number written in decimal digits` });
+            return z.NEVER;
+          }
           const r = item.safeParse(v);
           if (!r.success) {
             ctx.addIssue({ code: 'custom', message: `"${v}": ${r.error.issues[0]?.message ?? 'invalid'}` });
