@@ -97,12 +97,21 @@ describe('the page of a listing', () => {
     expect(attr.property_type).toEqual({
       code: 'property_type',
       name: 'Тип жилья',
-      value: 'villa',
-      value_name: 'Вилла',
+      number: null,
+      flag: null,
+      codes: ['villa'],
+      code_names: ['Вилла'],
     });
-    expect(attr.bedrooms).toEqual({ code: 'bedrooms', name: 'Спальни', value: 3, value_name: null });
-    expect(attr.pets_allowed).toMatchObject({ value: false, value_name: null });
-    expect(attr.max_guests).toMatchObject({ value: 6 });
+    expect(attr.bedrooms).toEqual({
+      code: 'bedrooms',
+      name: 'Спальни',
+      number: 3,
+      flag: null,
+      codes: [],
+      code_names: [],
+    });
+    expect(attr.pets_allowed).toMatchObject({ number: null, flag: false, codes: [] });
+    expect(attr.max_guests).toMatchObject({ number: 6 });
     expect(b.attributes.map((a: { code: string }) => a.code)).toEqual([
       'property_type',
       'room_type',
@@ -123,14 +132,16 @@ describe('the page of a listing', () => {
   it('gives the other kinds their own attributes: a list of codes is named code by code', async () => {
     const food = (await page('F1', { lang: 'en' })).body;
     expect(food.attributes).toEqual([
-      { code: 'format', name: 'Format', value: 'cafe', value_name: 'Cafe' },
+      { code: 'format', name: 'Format', number: null, flag: null, codes: ['cafe'], code_names: ['Cafe'] },
       {
         code: 'diets',
         name: 'Dietary options',
-        value: ['vegan', 'vegetarian', 'gluten_free'],
-        value_name: ['Vegan', 'Vegetarian', 'Gluten-free'],
+        number: null,
+        flag: null,
+        codes: ['vegan', 'vegetarian', 'gluten_free'],
+        code_names: ['Vegan', 'Vegetarian', 'Gluten-free'],
       },
-      { code: 'alcohol', name: 'Alcohol served', value: false, value_name: null },
+      { code: 'alcohol', name: 'Alcohol served', number: null, flag: false, codes: [], code_names: [] },
     ]);
     const transport = (await page('T1', { lang: 'en' })).body;
     expect(transport.attributes.map((a: { code: string }) => a.code)).toEqual([

@@ -55,7 +55,9 @@ async function register(email: string): Promise<boolean> {
 async function run(): Promise<void> {
   const email = `${prefix}-a@example.com`;
   await register(email);
+  // Without `X-Session: cookie` the answer is the token pair (204 and no body is the web session's).
   const pair = await auth.login({ loginRequest: { email, password: PASSWORD } });
+  if (!pair) throw new Error('login answered without a token pair');
   token = pair.accessToken;
   console.log(`ts demo: logged in, session ${pair.sessionId}`);
 

@@ -78,6 +78,12 @@ function durationOf(doc: PageSource): number | null {
   return null;
 }
 
+/** The code or codes of an attribute's value: none for a number or a flag. */
+function codesOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value as string[];
+  return typeof value === 'string' ? [value] : [];
+}
+
 /** The kind's block as a list: each attribute with its name and, for codes, their names. */
 function attributesOf(doc: PageSource, strings: Readonly<Record<string, string>>): ListingPageBody['attributes'] {
   const block = doc[doc.kind] as Record<string, unknown> | null;
@@ -90,12 +96,10 @@ function attributesOf(doc: PageSource, strings: Readonly<Record<string, string>>
       {
         code,
         name: strings[`listing.attribute.${code}`] ?? code,
-        value: value as number | boolean | string | string[],
-        value_name: Array.isArray(value)
-          ? (value as string[]).map(valueName)
-          : typeof value === 'string'
-            ? valueName(value)
-            : null,
+        number: typeof value === 'number' ? value : null,
+        flag: typeof value === 'boolean' ? value : null,
+        codes: codesOf(value),
+        code_names: codesOf(value).map(valueName),
       },
     ];
   });

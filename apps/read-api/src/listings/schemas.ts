@@ -16,16 +16,16 @@ export const ListingAttribute = z
       .string()
       .meta({ description: 'The attribute as the catalog format names it in the kind’s block (`bedrooms`).' }),
     name: z.string().meta({ description: 'The attribute’s name in the request language.' }),
-    value: z
-      .union([z.number(), z.boolean(), z.string(), z.array(z.string())])
-      .meta({ description: 'As the catalog format writes it: a number, a flag, a code or a list of codes.' }),
-    value_name: z
-      .union([z.string(), z.array(z.string())])
-      .nullable()
-      .meta({
-        description:
-          'The name of a code value (or of each code of a list) in the request language; null for numbers and flags.',
-      }),
+    // One type per field, so that every client generator maps each to one type of its language
+    // (a union of a number, a flag, a string and a list made the Java client uncompilable).
+    number: z.number().nullable().meta({ description: 'The value of a numeric attribute; null for the others.' }),
+    flag: z.boolean().nullable().meta({ description: 'The value of a yes/no attribute; null for the others.' }),
+    codes: z
+      .array(z.string())
+      .meta({ description: 'The code of a coded attribute, or each code of a list; empty for numbers and flags.' }),
+    code_names: z
+      .array(z.string())
+      .meta({ description: 'The names of `codes` in the request language, in the same order.' }),
   })
   .meta({ id: 'ListingAttribute' });
 

@@ -2393,10 +2393,14 @@ export interface components {
       code: string;
       /** @description The attribute’s name in the request language. */
       name: string;
-      /** @description As the catalog format writes it: a number, a flag, a code or a list of codes. */
-      value: number | boolean | string | string[];
-      /** @description The name of a code value (or of each code of a list) in the request language; null for numbers and flags. */
-      value_name: (string | string[]) | null;
+      /** @description The value of a numeric attribute; null for the others. */
+      number: number | null;
+      /** @description The value of a yes/no attribute; null for the others. */
+      flag: boolean | null;
+      /** @description The code of a coded attribute, or each code of a list; empty for numbers and flags. */
+      codes: string[];
+      /** @description The names of `codes` in the request language, in the same order. */
+      code_names: string[];
     };
     ListingPathPlace: {
       id: number;
@@ -12101,74 +12105,106 @@ export interface operations {
            *         {
            *           "code": "property_type",
            *           "name": "Property type",
-           *           "value": "hostel",
-           *           "value_name": "Hostel"
+           *           "number": null,
+           *           "flag": null,
+           *           "codes": [
+           *             "hostel"
+           *           ],
+           *           "code_names": [
+           *             "Hostel"
+           *           ]
            *         },
            *         {
            *           "code": "room_type",
            *           "name": "Room type",
-           *           "value": "private_room",
-           *           "value_name": "Private room"
+           *           "number": null,
+           *           "flag": null,
+           *           "codes": [
+           *             "private_room"
+           *           ],
+           *           "code_names": [
+           *             "Private room"
+           *           ]
            *         },
            *         {
            *           "code": "bedrooms",
            *           "name": "Bedrooms",
-           *           "value": 1,
-           *           "value_name": null
+           *           "number": 1,
+           *           "flag": null,
+           *           "codes": [],
+           *           "code_names": []
            *         },
            *         {
            *           "code": "beds",
            *           "name": "Beds",
-           *           "value": 1,
-           *           "value_name": null
+           *           "number": 1,
+           *           "flag": null,
+           *           "codes": [],
+           *           "code_names": []
            *         },
            *         {
            *           "code": "bathrooms",
            *           "name": "Bathrooms",
-           *           "value": 1,
-           *           "value_name": null
+           *           "number": 1,
+           *           "flag": null,
+           *           "codes": [],
+           *           "code_names": []
            *         },
            *         {
            *           "code": "max_guests",
            *           "name": "Guests at most",
-           *           "value": 2,
-           *           "value_name": null
+           *           "number": 2,
+           *           "flag": null,
+           *           "codes": [],
+           *           "code_names": []
            *         },
            *         {
            *           "code": "beach_distance_m",
            *           "name": "Distance to the beach, m",
-           *           "value": 150,
-           *           "value_name": null
+           *           "number": 150,
+           *           "flag": null,
+           *           "codes": [],
+           *           "code_names": []
            *         },
            *         {
            *           "code": "pets_allowed",
            *           "name": "Pets allowed",
-           *           "value": false,
-           *           "value_name": null
+           *           "number": null,
+           *           "flag": false,
+           *           "codes": [],
+           *           "code_names": []
            *         },
            *         {
            *           "code": "smoking_allowed",
            *           "name": "Smoking allowed",
-           *           "value": true,
-           *           "value_name": null
+           *           "number": null,
+           *           "flag": true,
+           *           "codes": [],
+           *           "code_names": []
            *         },
            *         {
            *           "code": "children_allowed",
            *           "name": "Suitable for children",
-           *           "value": false,
-           *           "value_name": null
+           *           "number": null,
+           *           "flag": false,
+           *           "codes": [],
+           *           "code_names": []
            *         },
            *         {
            *           "code": "parties_allowed",
            *           "name": "Parties allowed",
-           *           "value": true,
-           *           "value_name": null
+           *           "number": null,
+           *           "flag": true,
+           *           "codes": [],
+           *           "code_names": []
            *         },
            *         {
            *           "code": "long_stay",
            *           "name": "Long-term stay",
-           *           "value": false,
-           *           "value_name": null
+           *           "number": null,
+           *           "flag": false,
+           *           "codes": [],
+           *           "code_names": []
            *         }
            *       ],
            *       "languages": [

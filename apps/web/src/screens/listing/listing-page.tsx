@@ -132,9 +132,9 @@ export function ListingPage({ params, query }: RouteProps) {
 }
 
 function attributeValue(a: Page['attributes'][number], t: ReturnType<typeof useT>): string {
-  if (typeof a.value === 'boolean') return a.value ? t('listing.yes') : t('listing.no');
-  if (Array.isArray(a.value_name)) return a.value_name.join(', ');
-  return String(a.value_name ?? a.value);
+  if (a.flag !== null) return a.flag ? t('listing.yes') : t('listing.no');
+  if (a.number !== null) return String(a.number);
+  return a.code_names.join(', ');
 }
 
 /** The price, the dates and guests, and what the API says of that stay (`availability`). */
