@@ -271,8 +271,17 @@ describe('map and feed', { timeout: 90_000 }, () => {
     await p.locator('#q').press('Enter');
     await p.waitForURL((u) => u.searchParams.get('q') === 'Patong');
     await p.locator('#q').fill('Kata');
+    // Should it fail, this says whether the text was lost or the Enter was.
+    await expect
+      .poll(() => p.locator('#q').inputValue(), { message: 'the search box holds what was typed' })
+      .toBe('Kata');
     await p.locator('#q').press('Enter');
-    await p.waitForURL((u) => u.searchParams.get('q') === 'Kata');
+    await expect
+      .poll(() => new URL(p.url()).searchParams.get('q'), {
+        message: 'the URL takes the text searched',
+        timeout: 30_000,
+      })
+      .toBe('Kata');
     await eventually('the feed for "Kata" to be answered', () =>
       api.answered.some((a) => a.url.pathname === '/v1/search/listings' && a.url.searchParams.get('q') === 'Kata'),
     );
