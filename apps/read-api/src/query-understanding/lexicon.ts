@@ -1,4 +1,4 @@
-import { fold, isHan, isUnspaced, keyOf, nameKeys, stem, typoAllowed, words } from './text.ts';
+import { fold, isHan, isUnspaced, keyOf, nameKeys, stem, thaiBare, typoAllowed, words } from './text.ts';
 import { soundKey } from './sound.ts';
 
 /**
@@ -131,6 +131,8 @@ export interface Lexicon {
   wordSounds: Map<string, string>;
   /** Single words of the vocabulary and the intents a typo may be forgiven in (Latin and Cyrillic). */
   typoWords: string[];
+  /** The Thai words of the same, with their bare form (`thaiBare`) to compare typos with. */
+  thaiTypoWords: Array<{ word: string; bare: string }>;
   /** Thai and Chinese names without spaces, longest first: looked for inside unspaced runs (`elsewhere`: a destination the catalog does not serve). */
   unspacedPlaceNames: Array<{ name: string; ids: number[]; elsewhere?: boolean }>;
   /** Comparison key → a destination the catalog does not serve (places-elsewhere.json), never a place of its own. */
@@ -330,15 +332,20 @@ export function buildLexicon(input: {
   const wordsByFirst = new Map<string, string[]>();
   const shortNames = [...placeKeys.keys(), ...elsewhere].filter((k) => !k.includes(' ') && isUnspaced(k));
   for (const w of new Set([...unspacedWords, ...shortNames])) addTo(wordsByFirst, w[0]!, w);
+  // Every word the lexicon reads as something: a typo of an event's or a synonym's word ("夜事"
+  // for 夜市, "валейбол") is as likely as one of a category's.
+  const knownWords = [...intents.keys(), ...vocabulary.keys(), ...synonyms.keys(), ...specific];
   const wordSounds = new Map<string, string>();
-  for (const k of [...intents.keys(), ...vocabulary.keys()]) {
+  for (const k of knownWords) {
     if (!isHan(k) || [...k].length < 2) continue;
     const sound = soundKey(k);
     if (sound && !wordSounds.has(sound)) wordSounds.set(sound, k);
   }
-  const typoWords = [...new Set([...intents.keys(), ...vocabulary.keys()])].filter(
-    (k) => !k.includes(' ') && !isUnspaced(k) && typoAllowed(k),
-  );
+  const typoWords = [...new Set(knownWords)].filter((k) => !k.includes(' ') && !isUnspaced(k) && typoAllowed(k));
+  const thaiTypoWords = [...new Set(knownWords)]
+    .filter((k) => !k.includes(' ') && isUnspaced(k) && !isHan(k))
+    .map((word) => ({ word, bare: thaiBare(word) }))
+    .filter((w) => [...w.bare].length >= 3);
   const unspacedPlaceNames = [
     ...[...unspaced.entries()].map(([name, ids]) => ({ name, ids })),
     ...[...unspacedElsewhere].map((name) => ({ name, ids: [] as number[], elsewhere: true })),
@@ -349,6 +356,7 @@ export function buildLexicon(input: {
     placeSounds,
     wordSounds,
     typoWords,
+    thaiTypoWords,
     unspacedPlaceNames,
     elsewhere,
     unspacedWords,

@@ -128,6 +128,23 @@ export function editDistance(a: string, b: string, max = 1): number {
   return rows[x.length]![y.length]!;
 }
 
+/** A Thai word without its tone marks and its silent-letter mark (ไม้ทัณฑฆาต), which guests leave out or misplace. */
+export function thaiBare(word: string): string {
+  return word.replace(/[\u0E48-\u0E4C]/gu, '');
+}
+
+/** Thai consonants that sound the same at the end of a syllable (-k, -t, -p, -n): a guest writes whichever comes to mind. */
+const THAI_FINALS = ['กขคฆ', 'ดตถทธฎฏฐฑฒจชซศษส', 'บปพฟภ', 'นณญรลฬ'];
+
+/** Whether two bare Thai words differ at most in which letter of the same sound ends them (แจด, แจส). */
+export function sameThaiSound(a: string, b: string): boolean {
+  const x = [...a];
+  const y = [...b];
+  if (x.length !== y.length || x.slice(0, -1).join('') !== y.slice(0, -1).join('')) return false;
+  const last = (c: string | undefined) => THAI_FINALS.findIndex((f) => f.includes(c ?? ''));
+  return x.at(-1) === y.at(-1) || (last(x.at(-1)) >= 0 && last(x.at(-1)) === last(y.at(-1)));
+}
+
 /** Letters a typo may be forgiven in: short words are too close to other words to guess. */
 export function typoAllowed(key: string): boolean {
   const n = [...key.replace(/ /g, '')].length;

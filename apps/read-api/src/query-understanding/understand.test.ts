@@ -224,6 +224,35 @@ describe('typos and other spellings of known words', () => {
     expect(understand('ดำน้ำตืน', lexicon).words[0]!.vocabulary).toEqual([{ field: 'category', code: 'snorkeling' }]);
   });
 
+  it("a typo of a synonym's word is looked for as that word, in its own language and the others", () => {
+    // волейбол is a synonym of volleyball, not a category: "валейбол" is one letter off it.
+    const [volley] = understand('валейбол', lexicon).words;
+    expect(volley!.text).toBe('валейбол');
+    expect(volley!.alternatives).toEqual(expect.arrayContaining(['волейбол', 'volleyball', '排球']));
+  });
+
+  it('Thai: the last letter swapped for one of the same sound, one letter off from four', () => {
+    // แจ๊ด for แจ๊ส (jazz): ด and ส both end a syllable as -t.
+    expect(understand('แจ๊ด', lexicon).words[0]!.alternatives).toEqual(expect.arrayContaining(['แจ๊ส', 'jazz']));
+    // อะคูสติค for อะคูสติก (acoustic): -k.
+    expect(understand('อะคูสติค', lexicon).words[0]!.alternatives).toContain('อะคูสติก');
+    // วอลเลบอล for วอลเลย์บอล: two letters left out of ten.
+    expect(understand('วอลเลบอลชายหาด', lexicon).words.flatMap((w) => w.alternatives)).toContain('วอลเลย์บอล');
+    // Under four letters, a last letter of another sound makes another word: แจ๊ม is left as typed.
+    expect(understand('แจ๊ม', lexicon).words[0]!.alternatives).not.toContain('แจ๊ส');
+  });
+
+  it('Chinese: a known word written with characters of the same sound inside a longer run', () => {
+    // 原生 (native) sounds as 原声 (acoustic); 夜事 as 夜市 (night market).
+    expect(understand('原生之夜', lexicon).words.map((w) => w.text)).toContain('原声');
+    expect(understand('夜事', lexicon).words[0]).toMatchObject({
+      text: '夜市',
+      alternatives: expect.arrayContaining(['night market']),
+    });
+    // Written right, it stays as written.
+    expect(understand('原声之夜', lexicon).words.map((w) => w.text)).toContain('原声');
+  });
+
   it('Chinese place names by their sound: 芭堤雅 is 芭提雅', () => {
     const withPattaya = buildLexicon({
       places: [P(40, 'pattaya', 'region', [40], { en: 'Pattaya', 'zh-Hans': '芭提雅' })],

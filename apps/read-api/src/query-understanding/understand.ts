@@ -1,6 +1,6 @@
 import { buildLexicon, type IntentEffect, type Lexicon, type NameForm, type VocabularyHit } from './lexicon.ts';
 import { soundKey, syllables } from './sound.ts';
-import { editDistance, isHan, isUnspaced, keyOf, stem, typoAllowed, words } from './text.ts';
+import { editDistance, isHan, isUnspaced, keyOf, sameThaiSound, stem, thaiBare, typoAllowed, words } from './text.ts';
 
 /**
  * What a `q` asks for: the places it names (selected exactly, with what lies below them), the
@@ -168,10 +168,21 @@ function splitWords(run: string, lex: Lexicon): string[] {
     const cur = best[to];
     if (!cur || better(cost, cur.cost)) best[to] = { cost, from, word };
   };
+  // Chinese typed by sound: a known word written with other characters of the same sound (原生之夜
+  // for 原声之夜) is read as that word, as loosely as a Thai word with its tone marks wrong.
+  const sounds = isHan(run) && lex.wordSounds.size ? syllables(run) : null;
+  const bySound = sounds && sounds.length === n ? sounds : null;
   for (let i = 0; i < n; i++) {
     const here = best[i];
     if (!here) continue;
     const [u, l, p, c] = here.cost;
+    if (bySound) {
+      for (let len = 2; len <= 6 && i + len <= n; len++) {
+        const w = lex.wordSounds.get(bySound.slice(i, i + len).join('-'));
+        if (w && w !== run.slice(i, i + len))
+          offer(i + len, [u, l + 1, p + 1, c + (lex.vocabulary.has(w) ? 0 : 1)], i, w);
+      }
+    }
     // A letter left unknown (joined with its unknown neighbours into one piece below).
     const prevUnknown = here.word === null && i > 0;
     offer(i + 1, [u + 1, l, prevUnknown ? p : p + 1, prevUnknown ? c : c + 1], i, null);
@@ -352,7 +363,9 @@ export function understand(q: string, lex: Lexicon): QueryPlan {
       continue;
     }
     if (lex.stop.has(k)) continue;
-    const alternatives = lex.synonyms.get(k) ?? [];
+    // A typo read as a known word is looked for as that word too, in its own language.
+    const typed = n === 1 ? keyOf([text]) : k;
+    const alternatives = [...(typed !== k ? [k] : []), ...(lex.synonyms.get(k) ?? [])];
     const vocabulary = [...(lex.vocabulary.get(k) ?? [])];
     for (const alt of alternatives) {
       for (const hit of lex.vocabulary.get(keyOf(words(alt))) ?? []) {
@@ -407,7 +420,8 @@ function kindsOf(hits: VocabularyHit[], lex: Lexicon): string[] {
 function corrected(key: string, lex: Lexicon): string {
   if (known(lex, key)) return key;
   if (isHan(key)) return ([...key].length >= 2 && lex.wordSounds.get(soundKey(key))) || key;
-  if (isUnspaced(key) || !typoAllowed(key)) return key;
+  if (isUnspaced(key)) return thaiCorrected(key, lex);
+  if (!typoAllowed(key)) return key;
   const max = [...key].length >= 8 ? 2 : 1;
   let best: string | null = null;
   let bestD = max + 1;
@@ -415,6 +429,29 @@ function corrected(key: string, lex: Lexicon): string {
     const d = editDistance(key, w, max);
     if (d < bestD) {
       best = w;
+      bestD = d;
+    }
+  }
+  return best ?? key;
+}
+
+/**
+ * A Thai word the lexicon does not know, read as the known one it is a typo of: tone marks aside,
+ * one letter off from four letters (two from eight: วอลเลบอล for วอลเลย์บอล), or, in a shorter
+ * word, only its last letter swapped for one of the same sound (แจ๊ด for แจ๊ส).
+ */
+function thaiCorrected(key: string, lex: Lexicon): string {
+  const bare = thaiBare(key);
+  const n = [...bare].length;
+  if (n < 3) return key;
+  const max = n >= 8 ? 2 : n >= 4 ? 1 : 0;
+  let best: string | null = null;
+  let bestD = Infinity;
+  for (const w of lex.thaiTypoWords) {
+    // A letter of the same sound is the likeliest reading of all (below one edit).
+    const d = sameThaiSound(bare, w.bare) ? (bare === w.bare ? 0 : 0.5) : editDistance(bare, w.bare, max);
+    if ((d <= max || d === 0.5) && d < bestD) {
+      best = w.word;
       bestD = d;
     }
   }
