@@ -18,6 +18,7 @@ import {
   type Metrics,
   type Report,
 } from '../relevance/evaluate.ts';
+import { EVENT_TYPOS } from '../relevance/event-typos.ts';
 
 /**
  * Regression guard of the relevance suite (test/relevance/README.md): the judged queries (guest
@@ -124,4 +125,24 @@ describe('relevance does not drop below the baseline', () => {
       atMost('noise_rate');
     });
   }
+});
+
+describe('event words misspelled as guests misspell them (test/relevance/event-typos.ts)', () => {
+  it('each finds events of the kind it names, in every language', async () => {
+    const missed: string[] = [];
+    for (const { lang, q, stem } of EVENT_TYPOS) {
+      const u = new URL('/v1/events/upcoming', t.url);
+      u.search = new URLSearchParams({ q, lang, days: '180', limit: '100' }).toString();
+      const res = await fetch(u);
+      expect(res.status, `${lang} ${q}`).toBe(200);
+      const body = (await res.json()) as { items: Array<{ slug: string }>; unmatched_terms: string[] };
+      const found = body.items.filter((i) => i.slug.includes(stem)).length;
+      if (!found)
+        missed.push(
+          `${lang} "${q}": ${body.items.length} events, none ${stem}; unmatched ${body.unmatched_terms.join(', ')}`,
+        );
+    }
+    console.log(`event typos: ${EVENT_TYPOS.length - missed.length} of ${EVENT_TYPOS.length} found`);
+    expect(missed).toEqual([]);
+  });
 });
