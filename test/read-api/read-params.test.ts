@@ -108,3 +108,25 @@ describe('a number in a list is written in decimal digits, as the document types
     }
   });
 });
+
+describe('before the indexer has built any index', () => {
+  // This app has no catalog and no index: the engine answers 404 index_not_found_exception.
+  it('every read route answers a fast 503 unavailable with Retry-After, never a 500', async () => {
+    const routes = [
+      '/v1/search/listings?q=Kata',
+      '/v1/search/count',
+      '/v1/search/map?zoom=10&bbox=98,7,99,8',
+      '/v1/search/suggest?q=ka',
+      '/v1/search/price-range?kind=stay',
+      '/v1/events/upcoming',
+      '/v1/events/calendar',
+      '/v1/places',
+    ];
+    for (const route of routes) {
+      const res = await http(t.url, 'GET', route);
+      expect(res.status, `${route} ${res.text}`).toBe(503);
+      expect(res.body.error.code, route).toBe('unavailable');
+      expect(Number(res.headers.get('retry-after')), route).toBeGreaterThan(0);
+    }
+  });
+});

@@ -40,8 +40,12 @@ function dependencyOfOne(err: Record<string, unknown>): Dependency | null {
   if (name === 'MaxRetriesPerRequestError' || REDIS_MESSAGES.test(message)) return 'cache';
   if (SEARCH_NAMES.has(name)) return 'search';
   if (name === 'ResponseError') {
-    const status = (err.meta as { statusCode?: number } | undefined)?.statusCode ?? 0;
+    const meta = err.meta as { statusCode?: number; body?: { error?: { type?: string } } } | undefined;
+    const status = meta?.statusCode ?? 0;
     if (status >= 500 || status === 429) return 'search';
+    // The index is not there yet (a read API started before the indexer's first build, or while
+    // an operator rebuilds it by hand): search cannot answer now, but will.
+    if (status === 404 && meta?.body?.error?.type === 'index_not_found_exception') return 'search';
   }
   if (typeof err.severity === 'string' && PG_UNAVAILABLE.test(code)) return 'database';
   if (PG_MESSAGES.test(message)) return 'database';
