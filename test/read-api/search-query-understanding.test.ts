@@ -337,6 +337,31 @@ describe('no empty answer while part of q matches; no noise when nothing meaning
     // Other sorts than relevance list the exact matches only.
     expect((await page('apartment Kata Noi', { sort: 'price_asc' })).ids).toEqual([]);
   });
+
+  it('an order the words ask for ("cheap") orders the exact matches, then the related ones', async () => {
+    const prices = async (q: string) => {
+      const res = await search(t, 'listings', { q, lang: 'en' });
+      expect(res.status, res.text).toBe(200);
+      return (res.body.items as Array<{ id: number; price_minor: number; related?: true }>).map((i) => ({
+        id: ids.get(i.id)!,
+        price: i.price_minor,
+        related: !!i.related,
+      }));
+    };
+    const ascending = (xs: Array<{ price: number }>) => xs.every((x, i) => i === 0 || xs[i - 1]!.price <= x.price);
+    // No apartment in Kata Noi: the stays around it, cheapest first (by relevance, KA-APT led).
+    const none = await prices('cheap apartment Kata Noi');
+    expect(none.length).toBeGreaterThan(1);
+    expect(none.every((c) => c.related)).toBe(true);
+    expect(ascending(none)).toBe(true);
+    expect(none.map((c) => c.id)).toContain('KA-APT');
+    // One exact match: it first, unmarked, then the related ones cheapest first.
+    const one = await prices('cheap villa Chalong');
+    expect(one[0]).toMatchObject({ id: 'CH-VILLA', related: false });
+    expect(one.length).toBeGreaterThan(1);
+    expect(one.slice(1).every((c) => c.related)).toBe(true);
+    expect(ascending(one.slice(1))).toBe(true);
+  });
 });
 
 describe('places named in q are selected exactly', () => {

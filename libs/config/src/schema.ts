@@ -291,9 +291,9 @@ export const envSchema = z.object({
   /** Search suggest (spec 4.7): at most this many places and this many listings. */
   SEARCH_SUGGEST_LIMIT: int(5, 1, 20),
   /**
-   * When fewer listings than this match `q` exactly, the feed (relevance order) continues with
-   * related ones (the place's region, the kind of the category or property type named), marked
-   * `related`; 0 never adds any.
+   * When fewer listings than this match `q` exactly, the feed (relevance order, or the order the
+   * intents of `q` ask for) continues with related ones (the place's region, the kind of the
+   * category or property type named), marked `related`; 0 never adds any.
    */
   SEARCH_RELATED_BELOW: int(10, 0, 1000),
 

@@ -72,15 +72,27 @@ export function buildFeedRequest(
   },
 ): Dsl {
   const related = page.related;
-  const query = related ? related.query : buildListingQuery(filters, ctx);
+  const order = feedSort(filters, ctx, page.sort);
+  let query: Dsl;
+  let sort: Dsl[];
+  if (!related) {
+    query = buildListingQuery(filters, ctx);
+    sort = buildSort(order, { hasText: hasText(filters, ctx), near: filters.near });
+  } else if (order === 'relevance') {
+    query = related.query;
+    sort = buildSort('relevance', { hasText: true });
+  } else {
+    // An order the intents ask for ("cheap guesthouse"): the exact matches first, then the related
+    // ones, each part in that order (the cheapest guesthouses, then the cheapest other stays).
+    query = { bool: { filter: [related.query], should: [{ constant_score: { filter: related.exact, boost: 1 } }] } };
+    sort = [{ _score: { order: 'desc' } }, ...buildSort(order, { hasText: true, near: filters.near })];
+  }
   const body: Dsl = {
     size: page.limit + 1,
     track_total_hits: page.countUpTo ?? false,
     _source: [...CARD_SOURCE],
     query,
-    sort: related
-      ? buildSort('relevance', { hasText: true })
-      : buildSort(feedSort(filters, ctx, page.sort), { hasText: hasText(filters, ctx), near: filters.near }),
+    sort,
   };
   const aggs: Dsl = {};
   const relaxed = relaxedWordsAggregation(reportedWords(filters, ctx));

@@ -61,7 +61,8 @@ export const ListingCard = z
           'Feed only: present on a listing that does not match `q` exactly but is related to it (in the region of the ' +
           'place named, or of the kind of the category or property type named). The feed in relevance order lists ' +
           'them after every exact match, only when fewer listings than the server setting SEARCH_RELATED_BELOW ' +
-          '(default 10) match exactly; `/v1/search/count` and the map count exact matches only.',
+          '(default 10) match exactly; when the words of `q` ask for an order ("cheap"), each part is in that ' +
+          'order. `/v1/search/count` and the map count exact matches only.',
       }),
   })
   .meta({ id: 'ListingCard' });

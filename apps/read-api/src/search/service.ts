@@ -31,7 +31,6 @@ import {
   buildCountRequest,
   buildFeedRequest,
   FEED_CURSOR_SCOPE,
-  feedSort,
   requestFingerprint,
   unmatchedWords,
   type FeedCursor,
@@ -247,7 +246,9 @@ export function createSearchService(deps: SearchServiceDeps) {
       // A first page asks for the exact matches, counted up to SEARCH_RELATED_BELOW; when fewer
       // match, it asks again for the related reading (exact matches first). Later pages continue
       // the list their cursor belongs to.
-      const canRelate = config.SEARCH_RELATED_BELOW > 0 && feedSort(filters, ctx, sort) === 'relevance';
+      // Only the client's own order excludes related listings: one the intents of `q` ask for
+      // (cheap, near me) orders the exact matches and then the related ones.
+      const canRelate = config.SEARCH_RELATED_BELOW > 0 && sort === 'relevance';
       const relatedQuery = canRelate && (!position || position.m) ? buildRelatedQuery(filters, ctx) : null;
       const page1 = !position && relatedQuery ? config.SEARCH_RELATED_BELOW : undefined;
       let related = position?.m === 'r' ? relatedQuery : null;

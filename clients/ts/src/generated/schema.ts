@@ -1076,7 +1076,7 @@ export interface paths {
     };
     /**
      * Search feed of listings
-     * @description Optional sign-in: signed-in guests get `is_favorite` on each card. Texts are in the request language (`lang` or `Accept-Language`), else English, with `lang`/`translated` on each card. In relevance order, when fewer listings than the server setting SEARCH_RELATED_BELOW (default 10) match `q` exactly, listings related to it follow every exact match, marked `related` (the region of the place named; other stays for a property type): `/v1/search/count` and the map count the exact matches only. Errors: `validation_error` (400), `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
+     * @description Optional sign-in: signed-in guests get `is_favorite` on each card. Texts are in the request language (`lang` or `Accept-Language`), else English, with `lang`/`translated` on each card. In relevance order, when fewer listings than the server setting SEARCH_RELATED_BELOW (default 10) match `q` exactly, listings related to it follow every exact match, marked `related` (the region of the place named; other stays for a property type), each part in the order the words of `q` ask for when they ask for one ("cheap"): `/v1/search/count` and the map count the exact matches only. Errors: `validation_error` (400), `unauthorized` (401), `rate_limited` (429), `account_restricted` (403).
      */
     get: operations['searchListings'];
     put?: never;
@@ -2250,7 +2250,7 @@ export interface components {
       distance_m?: number;
       total?: components['schemas']['CardTotal'];
       /**
-       * @description Feed only: present on a listing that does not match `q` exactly but is related to it (in the region of the place named, or of the kind of the category or property type named). The feed in relevance order lists them after every exact match, only when fewer listings than the server setting SEARCH_RELATED_BELOW (default 10) match exactly; `/v1/search/count` and the map count exact matches only.
+       * @description Feed only: present on a listing that does not match `q` exactly but is related to it (in the region of the place named, or of the kind of the category or property type named). The feed in relevance order lists them after every exact match, only when fewer listings than the server setting SEARCH_RELATED_BELOW (default 10) match exactly; when the words of `q` ask for an order ("cheap"), each part is in that order. `/v1/search/count` and the map count exact matches only.
        * @constant
        */
       related?: true;

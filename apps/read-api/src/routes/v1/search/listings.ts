@@ -81,7 +81,8 @@ export default async function listingsRoute(
           '(`lang` or `Accept-Language`), else English, with `lang`/`translated` on each card. In relevance order, ' +
           'when fewer listings than the server setting SEARCH_RELATED_BELOW (default 10) match `q` exactly, listings ' +
           'related to it follow every exact match, marked `related` (the region of the place named; other stays for ' +
-          'a property type): `/v1/search/count` and the map count the exact matches only.',
+          'a property type), each part in the order the words of `q` ask for when they ask for one ("cheap"): ' +
+          '`/v1/search/count` and the map count the exact matches only.',
         security: optionalSecurity,
         querystring: feedParams(config),
         response: { 200: FeedResponse },
