@@ -18,6 +18,10 @@ const serviceTier = {
   setupFiles: ['test/support/file-setup.ts'],
   testTimeout: 30_000,
   hookTimeout: 120_000,
+  // `expect.poll` waits for what a browser or a worker does next; vitest's default of 1 s failed
+  // CI on a loaded two-core machine (a feed's scroll put back after 1.x s). A poll still fails when
+  // the state never comes; waiting longer only tells slow from never.
+  expect: { poll: { timeout: 10_000 } },
 };
 
 const resilienceAsked = process.argv.some(
